@@ -1,0 +1,105 @@
+// Reflection: what the host needs to know to dispatch a module that clc wrote.
+//
+// clc writes it beside the module as `<output>.reflection`, a line-oriented
+// text file (format below) so that it can be read by a person, diffed in a
+// golden test and parsed without a JSON library. The host never looks inside
+// the SPIR-V for this information.
+//
+// Argument passing (decided in spirv/lower_kernel_arguments.cpp):
+//   - global and constant pointers: a 64-bit buffer device address in the
+//     push-constant block (PhysicalStorageBuffer64);
+//   - scalars: their bytes in the push-constant block;
+//   - __local pointers: a Workgroup array whose length is a specialization
+//     constant; the host sets it from the size given at dispatch.
+// Work-group size: specialization constants 0, 1, 2 (WorkgroupSize builtin).
+// ND-range values OpenCL has and Vulkan lacks (global offset, enqueued local
+// size, ...) are push-constant fields, present only when the kernel reads them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vkcl {
+
+enum class ArgKind { GlobalPointer, ConstantPointer, LocalPointer, Scalar };
+std::string_view to_string(ArgKind kind);
+
+// ND-range values a kernel may read from push constants; each is a uvec4
+// (x, y, z, unused) in the block, except WorkDim, which is one uint.
+enum class NDRangeField { GlobalOffset, GlobalSize, EnqueuedLocalSize, NumGroups, GroupOffset, WorkDim };
+std::string_view to_string(NDRangeField field);
+
+struct KernelArg {
+  uint32_t index = 0;
+  std::string name;           // from the source; empty if unknown
+  ArgKind kind = ArgKind::Scalar;
+  uint32_t offset = 0;        // push-constant byte offset (GlobalPointer, ConstantPointer, Scalar)
+  uint32_t size = 0;          // bytes in the push-constant block (8 for pointers)
+  uint32_t spec_id = 0;       // LocalPointer: the array-length specialization constant
+  uint32_t element_size = 0;  // LocalPointer: bytes per array element (length = bytes / element_size)
+};
+
+struct NDRangeSlot {
+  NDRangeField field;
+  uint32_t offset = 0;
+};
+
+struct KernelReflection {
+  std::string name;
+  uint32_t push_constant_size = 0;
+  std::vector<KernelArg> args;
+  std::vector<NDRangeSlot> ndrange;
+  std::array<uint32_t, 3> required_work_group_size{0, 0, 0};  // all 0 when not given
+  uint32_t static_local_memory = 0;                           // bytes of kernel-scope __local arrays
+
+  const KernelArg* find_arg(std::string_view arg_name) const;
+  std::optional<uint32_t> ndrange_offset(NDRangeField field) const;
+};
+
+inline constexpr uint32_t kWorkGroupSizeSpecIdBase = 0;  // ids 0, 1, 2
+inline constexpr uint32_t kFirstLocalArgSpecId = 3;
+
+// Device features the module needs; the host checks each before building a pipeline.
+struct ModuleFeatures {
+  bool buffer_device_address = false;
+  bool vulkan_memory_model = false;
+  bool vulkan_memory_model_device_scope = false;
+  bool shader_int64 = false;
+  bool shader_int8 = false;
+  bool shader_int16 = false;
+  bool shader_float64 = false;
+  bool shader_float16 = false;
+  bool storage_buffer_8bit = false;
+  bool storage_buffer_16bit = false;
+  bool variable_pointers = false;
+  bool subgroup_basic = false;  // GroupNonUniform in the compute stage
+};
+
+struct ModuleReflection {
+  ModuleFeatures features;
+  std::vector<KernelReflection> kernels;
+
+  const KernelReflection* find_kernel(std::string_view kernel_name) const;
+};
+
+// Text format, version 1. One record per line, fields separated by spaces;
+// names never contain spaces (OpenCL C identifiers).
+//   vkcl-reflection 1
+//   feature <name>                      one line per required feature
+//   kernel <name>
+//   push_constant_size <bytes>
+//   reqd_work_group_size <x> <y> <z>
+//   static_local_memory <bytes>
+//   ndrange <field> <offset>
+//   arg <index> <name|-> global_pointer|constant_pointer|scalar <offset> <size>
+//   arg <index> <name|-> local_pointer <spec_id> <element_size>
+//   end
+std::string serialize(const ModuleReflection& reflection);
+// Throws std::runtime_error naming the line and what is wrong with it.
+ModuleReflection parse_reflection(std::string_view text);
+
+}  // namespace vkcl
