@@ -1,0 +1,158 @@
+// lower_builtin_variables: OpenCL's work-item builtins become Vulkan builtins
+// and push-constant fields, with OpenCL's ND-range semantics.
+//
+// The translator declares size_t builtins as v3ulong Input variables
+// (Vulkan requires v3uint: GlobalInvocationId-04238) and uses some Vulkan
+// lacks (GlobalOffset, GlobalSize, EnqueuedWorkgroupSize, WorkDim). Every
+// load of such a variable is replaced, in place and under the same result
+// id, by a computation:
+//   local id          LocalInvocationId
+//   group id          WorkgroupId + group_offset      (the host splits non-uniform
+//                                                     ND-ranges into several dispatches)
+//   local size        the WorkgroupSize spec constant  (right for edge groups too)
+//   global id         group id * enqueued local size + local id + global offset
+//   global size, global offset, enqueued local size, num groups, work dim:
+//                     push-constant fields, present only when read
+// Values are computed in 32 bits; the host refuses ND-ranges that do not fit.
+#include <algorithm>
+#include <map>
+
+#include "compile_error.h"
+#include "passes.h"
+
+namespace vkcl::spirv {
+namespace {
+
+using spv::BuiltIn;
+
+class KernelBuiltins {
+ public:
+  KernelBuiltins(Module& m, LoweringContext& context, KernelState& kernel, std::map<BuiltIn, uint32_t>& vulkan_inputs)
+      : m_(m), context_(context), kernel_(kernel), vulkan_inputs_(vulkan_inputs) {
+    uint32_t uint_type = m.type_int(32);
+    uint_ = uint_type;
+    uvec3_ = m.type_vector(uint_type, 3);
+    uvec4_ = m.type_vector(uint_type, 4);
+  }
+
+  // Emits into `out` the instructions computing `builtin` as a value of `type`, defining `result`.
+  void emit(BuiltIn builtin, uint32_t type, uint32_t result, std::vector<Instruction>& out) {
+    out_ = &out;
+    switch (builtin) {
+      case BuiltIn::LocalInvocationId: return finish(vulkan_input(BuiltIn::LocalInvocationId, uvec3_), type, result);
+      case BuiltIn::WorkgroupId: return finish(group_id(), type, result);
+      case BuiltIn::WorkgroupSize: return finish(context_.workgroup_size, type, result);
+      case BuiltIn::EnqueuedWorkgroupSize: return finish(field(NDRangeField::EnqueuedLocalSize), type, result);
+      case BuiltIn::GlobalSize: return finish(field(NDRangeField::GlobalSize), type, result);
+      case BuiltIn::GlobalOffset: return finish(field(NDRangeField::GlobalOffset), type, result);
+      case BuiltIn::NumWorkgroups: return finish(field(NDRangeField::NumGroups), type, result);
+      case BuiltIn::WorkDim: return finish(field(NDRangeField::WorkDim), type, result);
+      case BuiltIn::LocalInvocationIndex: return finish(vulkan_input(BuiltIn::LocalInvocationIndex, uint_), type, result);
+      case BuiltIn::GlobalInvocationId: {
+        uint32_t scaled = binary(Op::OpIMul, uvec3_, group_id(), field(NDRangeField::EnqueuedLocalSize));
+        uint32_t local = binary(Op::OpIAdd, uvec3_, scaled, vulkan_input(BuiltIn::LocalInvocationId, uvec3_));
+        return finish(binary(Op::OpIAdd, uvec3_, local, field(NDRangeField::GlobalOffset)), type, result);
+      }
+      default:
+        throw CompileError("error: the work-item builtin with SPIR-V BuiltIn " + std::to_string(uint32_t(builtin)) +
+                           " is not supported yet");
+    }
+  }
+
+ private:
+  uint32_t group_id() {
+    return binary(Op::OpIAdd, uvec3_, vulkan_input(BuiltIn::WorkgroupId, uvec3_), field(NDRangeField::GroupOffset));
+  }
+
+  uint32_t binary(Op op, uint32_t type, uint32_t a, uint32_t b) {
+    uint32_t id = m_.new_id();
+    out_->push_back(std::move(Instruction(op, type, id).id(a).id(b)));
+    return id;
+  }
+
+  uint32_t vulkan_input(BuiltIn builtin, uint32_t type) {
+    auto [it, inserted] = vulkan_inputs_.try_emplace(builtin, 0);
+    if (inserted) {
+      it->second = m_.new_id();
+      m_.globals.push_back(std::move(Instruction(Op::OpVariable, m_.type_pointer(spv::StorageClass::Input, type), it->second)
+                                         .literal(uint32_t(spv::StorageClass::Input))));
+      m_.decorate(it->second, spv::Decoration::BuiltIn, std::array{uint32_t(builtin)});
+    }
+    uint32_t value = m_.new_id();
+    out_->push_back(std::move(Instruction(Op::OpLoad, type, value).id(it->second)));
+    return value;
+  }
+
+  // A push-constant field as uvec3 (or uint for WorkDim).
+  uint32_t field(NDRangeField f) {
+    bool scalar = f == NDRangeField::WorkDim;
+    auto [it, inserted] = members_.try_emplace(f, 0);
+    if (inserted) {
+      it->second = kernel_.push_constants.add_member(scalar ? uint_ : uvec4_, scalar ? 4 : 16, scalar ? 4 : 16);
+      context_.reflection_of(kernel_).ndrange.push_back({f, kernel_.push_constants.member_offsets[it->second]});
+    }
+    uint32_t value = load_push_constant(m_, kernel_, it->second, *out_);
+    if (scalar) return value;
+    uint32_t xyz = m_.new_id();
+    out_->push_back(std::move(Instruction(Op::OpVectorShuffle, uvec3_, xyz).id(value).id(value).literal(0).literal(1).literal(2)));
+    return xyz;
+  }
+
+  // Converts the 32-bit value to the translator's type (ulong vectors for size_t).
+  void finish(uint32_t value, uint32_t type, uint32_t result) {
+    const Instruction* t = m_.find_global(type);
+    const Instruction* component = t && t->opcode == Op::OpTypeVector ? m_.find_global(t->word(0)) : t;
+    bool widen = component && component->opcode == Op::OpTypeInt && component->word(0) == 64;
+    out_->push_back(std::move(Instruction(widen ? Op::OpUConvert : Op::OpCopyObject, type, result).id(value)));
+  }
+
+  Module& m_;
+  LoweringContext& context_;
+  KernelState& kernel_;
+  std::map<BuiltIn, uint32_t>& vulkan_inputs_;
+  std::map<NDRangeField, uint32_t> members_;
+  std::vector<Instruction>* out_ = nullptr;
+  uint32_t uint_ = 0, uvec3_ = 0, uvec4_ = 0;
+};
+
+class LowerBuiltinVariables final : public Pass {
+ public:
+  std::string_view name() const override { return "lower_builtin_variables"; }
+
+  void run(Module& m, LoweringContext& context) override {
+    std::map<uint32_t, BuiltIn> opencl_inputs;
+    for (const Instruction& g : m.globals)
+      if (g.opcode == Op::OpVariable && spv::StorageClass(g.word(0)) == spv::StorageClass::Input)
+        if (auto builtin = m.decoration_literal(g.result_id, spv::Decoration::BuiltIn))
+          opencl_inputs.emplace(g.result_id, BuiltIn(*builtin));
+
+    std::map<BuiltIn, uint32_t> vulkan_inputs;
+    for (KernelState& kernel : context.kernels) {
+      KernelBuiltins builtins(m, context, kernel, vulkan_inputs);
+      Function& function = function_by_id(m, kernel.function);
+      std::vector<Instruction> code;
+      for (Instruction& i : function.code) {
+        auto it = i.opcode == Op::OpLoad ? opencl_inputs.find(i.word(0)) : opencl_inputs.end();
+        if (it != opencl_inputs.end()) {
+          builtins.emit(it->second, i.type_id, i.result_id, code);
+        } else {
+          code.push_back(std::move(i));
+        }
+      }
+      function.code = std::move(code);
+    }
+
+    for (const Function& f : m.functions)
+      for (const Instruction& i : f.code)
+        for (size_t w = 0; w < i.words.size(); ++w)
+          if (i.is_id[w] && opencl_inputs.count(i.words[w]))
+            throw CompileError("internal error: work-item builtin variable used other than by OpLoad");
+    std::erase_if(m.globals, [&](const Instruction& g) { return opencl_inputs.count(g.result_id) > 0; });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> make_lower_builtin_variables() { return std::make_unique<LowerBuiltinVariables>(); }
+
+}  // namespace vkcl::spirv

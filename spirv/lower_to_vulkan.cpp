@@ -1,0 +1,78 @@
+#include "lower_to_vulkan.h"
+
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+
+#include "compile_error.h"
+#include "passes.h"
+
+namespace vkcl {
+namespace {
+
+// Every environment a written module must be valid for.
+constexpr spv_target_env kTargetEnvironments[] = {SPV_ENV_VULKAN_1_1, SPV_ENV_VULKAN_1_2, SPV_ENV_VULKAN_1_3};
+
+std::string environment_name(spv_target_env env) { return spvTargetEnvDescription(env); }
+
+void validate(const std::vector<uint32_t>& words, spv_target_env env, const std::string& stage) {
+  spvtools::SpirvTools tools(env);
+  std::string messages;
+  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& position, const char* message) {
+    messages += "  word " + std::to_string(position.index) + ": " + message + "\n";
+  });
+  spvtools::ValidatorOptions options;
+  if (!tools.Validate(words.data(), words.size(), options)) {
+    std::string disassembly;
+    tools.Disassemble(words, &disassembly, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT);
+    throw CompileError("internal error: vkcl produced SPIR-V that is invalid for " + environment_name(env) + " " +
+                       stage + "; nothing was written. This is a compiler bug; please report it with the kernel.\n" +
+                       messages + "module:\n" + disassembly);
+  }
+}
+
+std::vector<uint32_t> optimize(const std::vector<uint32_t>& words) {
+  spvtools::Optimizer optimizer(SPV_ENV_VULKAN_1_1);
+  std::string messages;
+  optimizer.SetMessageConsumer([&](spv_message_level_t level, const char*, const spv_position_t&, const char* message) {
+    if (level <= SPV_MSG_ERROR) messages += std::string("  ") + message + "\n";
+  });
+  optimizer.RegisterPerformancePasses();
+  std::vector<uint32_t> optimized;
+  spvtools::ValidatorOptions validator_options;
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  if (!optimizer.Run(words.data(), words.size(), &optimized, options))
+    throw CompileError("internal error: the SPIR-V optimizer failed; nothing was written.\n" + messages);
+  return optimized;
+}
+
+}  // namespace
+
+VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const LoweringOptions& options) {
+  spirv::Module module = spirv::Module::parse(kernel_module);
+  spirv::LoweringContext context;
+  context.options = options;
+
+  std::unique_ptr<spirv::Pass> passes[] = {
+      spirv::make_strip_kernel_decorations(), spirv::make_rewrite_entry_points(),
+      spirv::make_lower_kernel_arguments(),   spirv::make_lower_builtin_variables(),
+      spirv::make_legalize_pointers(),        spirv::make_map_memory_semantics(),
+      spirv::make_structurize_control_flow(),
+      spirv::make_emit_push_constant_blocks(), spirv::make_remove_unused_globals(),
+      spirv::make_declare_vulkan_module(),
+  };
+  for (auto& pass : passes) pass->run(module, context);
+
+  VulkanModule result;
+  result.words = module.serialize();
+  // Validating before the optimizer separates lowering bugs from optimizer bugs.
+  for (spv_target_env env : kTargetEnvironments) validate(result.words, env, "after lowering");
+  if (options.optimize) {
+    result.words = optimize(result.words);
+    for (spv_target_env env : kTargetEnvironments) validate(result.words, env, "after optimization");
+  }
+  result.reflection = std::move(context.reflection);
+  return result;
+}
+
+}  // namespace vkcl

@@ -1,0 +1,68 @@
+// The pass interface and the state passes share while lowering one module.
+//
+// Passes run in the fixed order of lower_to_vulkan.cpp. Each pass file states
+// its contract on top: what it expects, what it rewrites, what it leaves for
+// later passes. A pass reports unsupported input by throwing CompileError.
+#pragma once
+
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "lower_to_vulkan.h"
+#include "module.h"
+#include "reflection.h"
+
+namespace vkcl::spirv {
+
+// One push-constant block per entry point, built up member by member by the
+// passes that need one, and declared by emit_push_constant_blocks.
+struct PushConstantBlock {
+  uint32_t struct_type = 0;   // ids reserved up front so code can refer to them early
+  uint32_t pointer_type = 0;
+  uint32_t variable = 0;
+  std::vector<uint32_t> member_types;
+  std::vector<uint32_t> member_offsets;
+  uint32_t size = 0;
+
+  // Appends a member with the given layout and returns its index.
+  uint32_t add_member(uint32_t type, uint32_t size_bytes, uint32_t alignment);
+};
+
+struct KernelState {
+  uint32_t function = 0;
+  size_t reflection_index = 0;
+  PushConstantBlock push_constants;
+};
+
+struct LoweringContext {
+  LoweringOptions options;
+  ModuleReflection reflection;
+  std::vector<KernelState> kernels;
+  uint32_t next_spec_id = kFirstLocalArgSpecId;
+  uint32_t workgroup_size = 0;  // the WorkgroupSize spec-constant composite (v3uint)
+
+  KernelReflection& reflection_of(const KernelState& kernel) { return reflection.kernels[kernel.reflection_index]; }
+};
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual std::string_view name() const = 0;
+  virtual void run(Module& module, LoweringContext& context) = 0;
+};
+
+// Shared helpers for passes that add code to a kernel.
+using ValueTypes = std::unordered_map<uint32_t, uint32_t>;
+// The result type of every value `function` can use: its own results and the module's globals.
+ValueTypes value_types(const Module& module, const Function& function);
+Function& function_by_id(Module& module, uint32_t id);
+// Index in `function.code` where code that must run first can be inserted:
+// after the entry block's label and its OpVariable instructions.
+size_t entry_insertion_point(const Function& function);
+// Emits `OpAccessChain` + `OpLoad` of push-constant member `member`; returns the loaded id
+// (or `result_id` when given).
+uint32_t load_push_constant(Module& module, KernelState& kernel, uint32_t member, std::vector<Instruction>& out,
+                            uint32_t result_id = 0);
+
+}  // namespace vkcl::spirv

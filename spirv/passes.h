@@ -1,0 +1,22 @@
+// The lowering passes, in the order lower_to_vulkan runs them. Each file
+// named like its factory holds the pass and states its contract.
+#pragma once
+
+#include <memory>
+
+#include "pass.h"
+
+namespace vkcl::spirv {
+
+std::unique_ptr<Pass> make_strip_kernel_decorations();
+std::unique_ptr<Pass> make_rewrite_entry_points();
+std::unique_ptr<Pass> make_lower_kernel_arguments();
+std::unique_ptr<Pass> make_lower_builtin_variables();
+std::unique_ptr<Pass> make_legalize_pointers();
+std::unique_ptr<Pass> make_map_memory_semantics();
+std::unique_ptr<Pass> make_structurize_control_flow();
+std::unique_ptr<Pass> make_emit_push_constant_blocks();
+std::unique_ptr<Pass> make_remove_unused_globals();
+std::unique_ptr<Pass> make_declare_vulkan_module();
+
+}  // namespace vkcl::spirv

@@ -1,0 +1,65 @@
+// strip_kernel_decorations: removes what only the OpenCL (Kernel) environment allows.
+//
+// Drops decorations Vulkan rejects or that describe the Kernel ABI
+// (LinkageAttributes, FuncParamAttr, Alignment, Constant, NoSignedWrap, ...),
+// debug strings other than names, OpLifetimeStart/Stop, and OpLine. Keeps the
+// decorations later passes read (BuiltIn) or emit (SpecId, Offset, ...).
+// Rejects OpenCL.std extended instructions, which no Vulkan driver must accept
+// and which vkcl does not rewrite yet.
+#include <algorithm>
+
+#include "compile_error.h"
+#include "passes.h"
+
+namespace vkcl::spirv {
+namespace {
+
+bool vulkan_keeps(spv::Decoration d) {
+  using D = spv::Decoration;
+  switch (d) {
+    case D::BuiltIn: case D::SpecId: case D::ArrayStride: case D::Offset: case D::Block:
+    case D::NonWritable: case D::NonReadable: case D::Restrict: case D::Aliased:
+    case D::Coherent: case D::Volatile:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class StripKernelDecorations final : public Pass {
+ public:
+  std::string_view name() const override { return "strip_kernel_decorations"; }
+
+  void run(Module& m, LoweringContext&) override {
+    std::erase_if(m.annotations, [](const Instruction& a) {
+      if (a.opcode == Op::OpDecorate) return !vulkan_keeps(spv::Decoration(a.word(1)));
+      if (a.opcode == Op::OpMemberDecorate) return !vulkan_keeps(spv::Decoration(a.word(2)));
+      return true;  // decoration groups and string decorations: the translator uses them only for Kernel ABI
+    });
+    std::erase_if(m.debug, [](const Instruction& d) {
+      return d.opcode != Op::OpName && d.opcode != Op::OpMemberName;
+    });
+    std::erase_if(m.globals, [](const Instruction& g) { return g.opcode == Op::OpLine || g.opcode == Op::OpNoLine; });
+
+    std::vector<uint32_t> opencl_std;
+    for (const Instruction& import : m.ext_inst_imports)
+      if (import.string_at(0) == "OpenCL.std") opencl_std.push_back(import.result_id);
+    for (Function& f : m.functions) {
+      std::erase_if(f.code, [](const Instruction& i) {
+        return i.opcode == Op::OpLifetimeStart || i.opcode == Op::OpLifetimeStop || i.opcode == Op::OpLine ||
+               i.opcode == Op::OpNoLine;
+      });
+      for (const Instruction& i : f.code)
+        if (i.opcode == Op::OpExtInst && std::ranges::count(opencl_std, i.word(0)))
+          throw CompileError("error: OpenCL.std extended instruction " + std::to_string(i.word(1)) +
+                             " (a math or common builtin) is not supported yet by vkcl's lowering");
+    }
+    std::erase_if(m.ext_inst_imports, [&](const Instruction& i) { return std::ranges::count(opencl_std, i.result_id) > 0; });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> make_strip_kernel_decorations() { return std::make_unique<StripKernelDecorations>(); }
+
+}  // namespace vkcl::spirv
