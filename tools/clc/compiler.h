@@ -1,0 +1,49 @@
+// clc's compiler as a library: OpenCL C source in, Vulkan SPIR-V and its
+// reflection out, every stage in this process (DESIGN.md, "Data flow"):
+//
+//   frontend        clang cc1 → LLVM IR with line tables          frontend.h
+//   link_builtins   + builtins/ bitcode, internalize, inline, -O  link_builtins.h
+//   translate       SPIRV-LLVM-Translator → Kernel SPIR-V          translate.h
+//   lower           spirv/ lowering + validation → Vulkan SPIR-V   spirv/lower_to_vulkan.h
+//
+// Every failure is a vkcl::CompileError whose what() is complete user-facing
+// text, clang-style (`file:line:col: error: ...` where a location is known).
+// A crash inside clang, LLVM or the translator is caught and reported as an
+// internal compiler error when the caller has enabled llvm's crash recovery
+// (clc's main does); the process state after such an error is unspecified,
+// so callers should stop compiling.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compile_error.h"
+#include "lower_to_vulkan.h"
+
+namespace vkcl {
+
+enum class OpenCLStd { CL1_2, CL2_0, CL3_0 };
+
+struct CompileOptions {
+  OpenCLStd cl_std = OpenCLStd::CL1_2;  // clang's default for .cl files
+  std::vector<std::string> defines;       // "NAME" or "NAME=VALUE", as for -D
+  std::vector<std::string> include_dirs;  // as for -I, searched in order
+  bool optimize = true;                   // -O2 (default); false: -O0
+  MemoryModel memory_model = MemoryModel::Vulkan;
+  // false: stop after the translator; CompileResult::module stays empty.
+  bool lower = true;
+};
+
+struct CompileResult {
+  VulkanModule module;                // the lowered, validated module (when options.lower)
+  std::vector<uint32_t> kernel_spirv;  // the translator's Kernel SPIR-V
+  std::string warnings;               // clang's warnings, formatted; empty when none
+};
+
+// `file_name` is what diagnostics call the source ("<stdin>" for standard
+// input); #include "..." is searched relative to its directory first.
+CompileResult compile_opencl(std::string_view source, std::string_view file_name, const CompileOptions& options);
+
+}  // namespace vkcl

@@ -1,0 +1,115 @@
+#include "frontend.h"
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#ifndef VKCL_CLANG_RESOURCE_DIR
+#error "VKCL_CLANG_RESOURCE_DIR must name clang's resource directory"
+#endif
+
+namespace vkcl {
+namespace {
+
+std::string_view cl_std_flag(OpenCLStd cl_std) {
+  switch (cl_std) {
+    case OpenCLStd::CL1_2:
+      return "-cl-std=CL1.2";
+    case OpenCLStd::CL2_0:
+      return "-cl-std=CL2.0";
+    case OpenCLStd::CL3_0:
+      return "-cl-std=CL3.0";
+  }
+  return "-cl-std=CL1.2";
+}
+
+}  // namespace
+
+std::vector<std::string> frontend_arguments(std::string_view file_name, const CompileOptions& options) {
+  // What `clang-15 -### -c -target spir64 -cl-std=... x.cl` runs, less the
+  // assembler-output and working-directory flags, plus line tables.
+  std::vector<std::string> args = {
+      "-triple", "spir64",
+      "-Wspir-compat",
+      "-no-opaque-pointers",  // SPIRV-LLVM-Translator 15 needs typed pointers
+      "-main-file-name", std::string(file_name),
+      "-mrelocation-model", "static",
+      "-mframe-pointer=all",
+      "-fmath-errno",
+      "-ffp-contract=on",
+      "-fno-rounding-math",
+      "-mconstructor-aliases",
+      "-debug-info-kind=line-tables-only",  // columns are on by default
+      "-dwarf-version=5",
+      "-debugger-tuning=gdb",
+      "-resource-dir", VKCL_CLANG_RESOURCE_DIR,
+      "-ferror-limit", "19",
+      std::string(cl_std_flag(options.cl_std)),
+      "-finclude-default-header",
+      "-fdeclare-opencl-builtins",
+      "-fgnuc-version=4.2.1",
+      "-fno-threadsafe-statics",
+      // Our own pipeline (link_builtins) optimizes after linking the builtins.
+      options.optimize ? "-O2" : "-O0",
+      "-disable-O0-optnone",
+      "-disable-llvm-passes",
+  };
+  for (const std::string& define : options.defines) args.push_back("-D" + define);
+  for (const std::string& dir : options.include_dirs) args.push_back("-I" + dir);
+  args.insert(args.end(), {"-x", "cl", std::string(file_name)});
+  return args;
+}
+
+std::unique_ptr<llvm::Module> run_frontend(std::string_view source, std::string_view file_name,
+                                           const CompileOptions& options, llvm::LLVMContext& context,
+                                           std::string& warnings) {
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnostics_stream(diagnostics);
+
+  std::vector<std::string> args = frontend_arguments(file_name, options);
+  std::vector<const char*> argv;
+  argv.reserve(args.size());
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+
+  clang::CompilerInstance compiler;
+  // Diagnostics about the arguments themselves (a bad -D, say) go the same way.
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> argument_diag_options = new clang::DiagnosticOptions();
+  auto* argument_printer = new clang::TextDiagnosticPrinter(diagnostics_stream, argument_diag_options.get());
+  clang::DiagnosticsEngine argument_diags(new clang::DiagnosticIDs(), argument_diag_options, argument_printer);
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argument_diags) ||
+      argument_diags.hasErrorOccurred()) {
+    diagnostics_stream.flush();
+    throw CompileError(diagnostics.empty() ? "error: invalid compiler arguments\n" : diagnostics);
+  }
+
+  // The source comes from memory under the user's file name.
+  invocation->getPreprocessorOpts().addRemappedFile(
+      file_name, llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), file_name)
+                     .release());
+  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
+  invocation->getDiagnosticOpts().ShowColors = false;
+
+  compiler.setInvocation(std::move(invocation));
+  compiler.createDiagnostics(new clang::TextDiagnosticPrinter(diagnostics_stream, &compiler.getDiagnosticOpts()),
+                             /*ShouldOwnClient=*/true);
+  compiler.setVerboseOutputStream(diagnostics_stream);  // "1 error generated."
+
+  clang::EmitLLVMOnlyAction action(&context);
+  const bool ok = compiler.ExecuteAction(action) && !compiler.getDiagnostics().hasErrorOccurred();
+  diagnostics_stream.flush();
+  std::unique_ptr<llvm::Module> module = ok ? action.takeModule() : nullptr;
+  if (!module) throw CompileError(diagnostics.empty() ? std::string(file_name) + ": error: compilation failed\n" : diagnostics);
+  warnings += diagnostics;
+  return module;
+}
+
+}  // namespace vkcl

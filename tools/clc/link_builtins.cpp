@@ -1,0 +1,386 @@
+#include "link_builtins.h"
+
+#include <array>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <llvm/ADT/SCCIterator.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/ADT/Triple.h>
+#include <llvm/Analysis/CallGraph.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/DebugInfo.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/Scalar/ADCE.h>
+#include <llvm/Transforms/Scalar/InstSimplifyPass.h>
+#include <llvm/Transforms/Scalar/SCCP.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include "vkcl/builtins_bitcode.h"
+
+namespace vkcl {
+namespace {
+
+bool is_kernel(const llvm::Function& function) {
+  return function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
+}
+
+// "file:line:col" of an instruction, or the main file's name when the
+// instruction has no location (optimization may merge call sites).
+std::string location_of(const llvm::Instruction& instruction, std::string_view file_name) {
+  const llvm::DILocation* loc = instruction.getDebugLoc().get();
+  if (loc == nullptr || loc->getLine() == 0) return std::string(file_name);
+  std::string file = loc->getFilename().str();
+  if (file.empty()) file = std::string(file_name);
+  std::string text = file + ":" + std::to_string(loc->getLine());
+  if (loc->getColumn() != 0) text += ":" + std::to_string(loc->getColumn());
+  return text;
+}
+
+// The source name of a function: "foo" for `_Z3fooi` and for `foo`.
+std::string_view base_name(std::string_view name) {
+  if (!name.starts_with("_Z")) return name;
+  size_t i = 2;
+  size_t length = 0;
+  while (i < name.size() && name[i] >= '0' && name[i] <= '9') length = length * 10 + (name[i++] - '0');
+  if (length == 0 || i + length > name.size()) return name;
+  return name.substr(i, length);
+}
+
+std::string pretty_name(const llvm::Function& function) {
+  if (const llvm::DISubprogram* subprogram = function.getSubprogram(); subprogram && !subprogram->getName().empty())
+    return subprogram->getName().str();
+  return std::string(base_name(function.getName()));
+}
+
+// Collected diagnostics, clang-style, each reported once.
+class Diagnostics {
+ public:
+  void error(std::string where, std::string_view message) {
+    std::string line = std::move(where) + ": error: " + std::string(message) + "\n";
+    if (seen_.insert(line).second) lines_.push_back(std::move(line));
+  }
+  void throw_if_any() const {
+    if (lines_.empty()) return;
+    std::string text;
+    for (const std::string& line : lines_) text += line;
+    text += std::to_string(lines_.size()) + (lines_.size() == 1 ? " error" : " errors") + " generated.\n";
+    throw CompileError(text);
+  }
+
+ private:
+  std::set<std::string> seen_;
+  std::vector<std::string> lines_;
+};
+
+// ---------------------------------------------------------------------------
+// Linking
+
+void link_builtin_library(llvm::Module& module) {
+  std::span<const std::byte> bytes = builtins_bitcode();
+  llvm::MemoryBufferRef buffer(
+      llvm::StringRef(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "vkcl-builtins.bc");
+  llvm::Expected<std::unique_ptr<llvm::Module>> builtins = llvm::parseBitcodeFile(buffer, module.getContext());
+  if (!builtins) {
+    throw CompileError("error: internal compiler error: cannot read the builtin library: " +
+                       llvm::toString(builtins.takeError()) + "\n");
+  }
+  // The user's module says which OpenCL C version it is; the builtins
+  // (compiled as OpenCL C 3.0) must not add a second, conflicting entry: the
+  // translator aborts on "OCL version mismatch".
+  for (const char* name : {"opencl.ocl.version", "opencl.spir.version", "opencl.used.extensions",
+                           "opencl.used.optional.core.features", "opencl.compiler.options", "llvm.ident"}) {
+    if (llvm::NamedMDNode* node = (*builtins)->getNamedMetadata(name)) (*builtins)->eraseNamedMetadata(node);
+  }
+  (*builtins)->setDataLayout(module.getDataLayout());
+  (*builtins)->setTargetTriple(module.getTargetTriple());
+
+  std::string link_errors;
+  if (llvm::Linker::linkModules(module, std::move(*builtins), llvm::Linker::Flags::LinkOnlyNeeded)) {
+    throw CompileError("error: internal compiler error: cannot link the builtin library\n");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Recursion: OpenCL C forbids it, and everything must inline into kernels.
+
+void reject_recursion(llvm::Module& module, std::string_view file_name) {
+  Diagnostics diagnostics;
+  llvm::CallGraph call_graph(module);
+  for (auto scc = llvm::scc_begin(&call_graph); !scc.isAtEnd(); ++scc) {
+    if (!scc.hasCycle()) continue;
+    std::set<const llvm::Function*> members;
+    for (const llvm::CallGraphNode* node : *scc) {
+      if (node->getFunction() != nullptr) members.insert(node->getFunction());
+    }
+    for (const llvm::Function* function : members) {
+      for (const llvm::Instruction& instruction : llvm::instructions(*function)) {
+        const auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+        if (call == nullptr || !members.count(call->getCalledFunction())) continue;
+        diagnostics.error(location_of(instruction, file_name),
+                          "recursive call to '" + pretty_name(*call->getCalledFunction()) +
+                              "': OpenCL C does not allow recursion");
+      }
+    }
+  }
+  diagnostics.throw_if_any();
+}
+
+// A kernel may call another kernel as an ordinary function. Kernels stay
+// entry points, so such calls go to an internal non-kernel copy instead.
+void redirect_calls_to_kernels(llvm::Module& module) {
+  for (llvm::Function& kernel : module) {
+    if (!is_kernel(kernel) || kernel.isDeclaration()) continue;
+    std::vector<llvm::CallBase*> calls;
+    for (llvm::User* user : kernel.users()) {
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(user); call && call->getCalledFunction() == &kernel)
+        calls.push_back(call);
+    }
+    if (calls.empty()) continue;
+    llvm::ValueToValueMapTy map;
+    llvm::Function* copy = llvm::CloneFunction(&kernel, map);
+    copy->setName(kernel.getName() + ".vkcl.callee");
+    copy->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    copy->setLinkage(llvm::GlobalValue::InternalLinkage);
+    copy->clearMetadata();
+    if (llvm::DISubprogram* subprogram = kernel.getSubprogram()) copy->setSubprogram(subprogram);
+    for (llvm::CallBase* call : calls) {
+      call->setCalledFunction(copy);
+      call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    }
+  }
+}
+
+// Everything but a kernel is internal and always inlined.
+void internalize_and_mark_inline(llvm::Module& module) {
+  for (llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    function.removeFnAttr(llvm::Attribute::OptimizeNone);
+    if (is_kernel(function)) continue;
+    function.setLinkage(llvm::GlobalValue::InternalLinkage);
+    function.setVisibility(llvm::GlobalValue::DefaultVisibility);
+    function.removeFnAttr(llvm::Attribute::NoInline);
+    function.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+  for (llvm::GlobalVariable& variable : module.globals()) {
+    if (variable.isDeclaration() || variable.hasLocalLinkage() || variable.getName().startswith("llvm.")) continue;
+    variable.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Optimization
+
+void optimize(llvm::Module& module, bool full_optimization) {
+  llvm::PipelineTuningOptions tuning;
+  // Vectors the user did not write would only reach the lowering as pointer
+  // casts to vector types; keep the module scalar where the source is.
+  tuning.LoopVectorization = false;
+  tuning.SLPVectorization = false;
+  tuning.LoopInterleaving = false;
+
+  llvm::LoopAnalysisManager loop_analyses;
+  llvm::FunctionAnalysisManager function_analyses;
+  llvm::CGSCCAnalysisManager cgscc_analyses;
+  llvm::ModuleAnalysisManager module_analyses;
+  llvm::PassBuilder builder(nullptr, tuning);
+
+  // No C library on a GPU: printf must not become puts, nor loops memset.
+  llvm::TargetLibraryInfoImpl library_info(llvm::Triple(module.getTargetTriple()));
+  library_info.disableAllFunctions();
+  function_analyses.registerPass([&] { return llvm::TargetLibraryAnalysis(library_info); });
+
+  builder.registerModuleAnalyses(module_analyses);
+  builder.registerCGSCCAnalyses(cgscc_analyses);
+  builder.registerFunctionAnalyses(function_analyses);
+  builder.registerLoopAnalyses(loop_analyses);
+  builder.crossRegisterProxies(loop_analyses, function_analyses, cgscc_analyses, module_analyses);
+
+  llvm::ModulePassManager passes;
+  passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+  if (full_optimization) {
+    passes.addPass(builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2));
+  } else {
+    // What the translator and the lowering need even at -O0: no allocas for
+    // scalars, builtin arguments folded to constants, dead branches (the
+    // builtins' checks of constant arguments) gone.
+    llvm::FunctionPassManager function_passes;
+    function_passes.addPass(llvm::SROAPass());
+    function_passes.addPass(llvm::SCCPPass());
+    function_passes.addPass(llvm::InstSimplifyPass());
+    function_passes.addPass(llvm::SimplifyCFGPass());
+    function_passes.addPass(llvm::ADCEPass());
+    passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(function_passes)));
+  }
+  passes.addPass(llvm::GlobalDCEPass());
+  passes.run(module, module_analyses);
+}
+
+void remove_lifetime_markers(llvm::Module& module) {
+  std::vector<llvm::Instruction*> markers;
+  for (llvm::Function& function : module) {
+    for (llvm::Instruction& instruction : llvm::instructions(function)) {
+      if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction); intrinsic && intrinsic->isLifetimeStartOrEnd())
+        markers.push_back(intrinsic);
+    }
+  }
+  for (llvm::Instruction* marker : markers) {
+    llvm::Value* pointer = marker->getOperand(1);
+    marker->eraseFromParent();
+    llvm::RecursivelyDeleteTriviallyDeadInstructions(pointer);
+  }
+  for (llvm::Function& function : llvm::make_early_inc_range(module)) {
+    if (function.isIntrinsic() && function.use_empty() &&
+        (function.getIntrinsicID() == llvm::Intrinsic::lifetime_start ||
+         function.getIntrinsicID() == llvm::Intrinsic::lifetime_end))
+      function.eraseFromParent();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Checks before debug info goes
+
+bool is_barrier_intrinsic(llvm::StringRef name) {
+  return name.contains("__spirv_ControlBarrier") || name.contains("__spirv_MemoryBarrier");
+}
+
+// OpenCL C builtins vkcl's library does not define that SPIRV-LLVM-Translator
+// lowers itself (to SPIR-V instructions, BuiltIn variables or OpenCL.std
+// extended instructions, which spirv/ lowers or rejects): matched on the
+// source name, so every overload of a listed name is allowed. Anything else
+// without a definition is a compile error at its call site.
+constexpr std::array kTranslatorBuiltins = {
+    // Work-item functions (OpenCL C 6.15.1) and sub-group queries.
+    "get_work_dim", "get_global_size", "get_global_id", "get_local_size", "get_enqueued_local_size",
+    "get_local_id", "get_num_groups", "get_group_id", "get_global_offset", "get_global_linear_id",
+    "get_local_linear_id", "get_sub_group_size", "get_max_sub_group_size", "get_num_sub_groups",
+    "get_enqueued_num_sub_groups", "get_sub_group_id", "get_sub_group_local_id",
+    // Math (6.15.2).
+    "acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atan2", "atanh", "atanpi", "atan2pi", "cbrt",
+    "ceil", "copysign", "cos", "cosh", "cospi", "erfc", "erf", "exp", "exp2", "exp10", "expm1", "fabs", "fdim",
+    "floor", "fma", "fmax", "fmin", "fmod", "fract", "frexp", "hypot", "ilogb", "ldexp", "lgamma", "lgamma_r",
+    "log", "log2", "log10", "log1p", "logb", "mad", "maxmag", "minmag", "modf", "nan", "nextafter", "pow", "pown",
+    "powr", "remainder", "remquo", "rint", "rootn", "round", "rsqrt", "sin", "sincos", "sinh", "sinpi", "sqrt",
+    "tan", "tanh", "tanpi", "tgamma", "trunc",
+    // Integer (6.15.3), common (6.15.4), geometric (6.15.5).
+    "abs", "abs_diff", "add_sat", "hadd", "rhadd", "clamp", "clz", "ctz", "mad_hi", "mad_sat", "max", "min",
+    "mul_hi", "rotate", "sub_sat", "upsample", "popcount", "mad24", "mul24", "degrees", "mix", "radians", "step",
+    "smoothstep", "sign", "cross", "dot", "distance", "length", "normalize", "fast_distance", "fast_length",
+    "fast_normalize",
+    // Relational (6.15.6).
+    "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal", "islessgreater", "isfinite",
+    "isinf", "isnan", "isnormal", "isordered", "isunordered", "signbit", "any", "all", "bitselect", "select",
+    // Miscellaneous vector, async copies, address-space queries.
+    "shuffle", "shuffle2", "prefetch", "wait_group_events", "async_work_group_copy",
+    "async_work_group_strided_copy", "__to_global", "__to_local", "__to_private", "get_fence",
+};
+constexpr std::array kTranslatorBuiltinPrefixes = {
+    "native_", "half_", "convert_", "vload", "vstore", "atomic_", "atom_", "sub_group_", "work_group_",
+};
+
+// Why a call to an undefined function cannot be compiled; empty when the
+// translator handles it.
+std::string unresolved_call_problem(llvm::StringRef mangled) {
+  const std::string_view name = base_name(std::string_view(mangled.data(), mangled.size()));
+  const llvm::StringRef ref(name.data(), name.size());
+  if (ref.startswith("__spirv_")) return {};
+  if (ref.startswith("__vkcl_error_")) {
+    // builtins/ calls these for argument values the specification leaves
+    // undefined; optimization removed every call whose arguments are valid.
+    if (ref == "__vkcl_error_invalid_fence_flags") return "invalid cl_mem_fence_flags value";
+    if (ref == "__vkcl_error_invalid_memory_scope") return "invalid or unsupported memory_scope value";
+    if (ref == "__vkcl_error_invalid_memory_order") return "invalid memory_order value";
+    if (ref == "__vkcl_error_work_item_scope_needs_image_fence_only")
+      return "memory_scope_work_item is only valid with CLK_IMAGE_MEM_FENCE alone";
+    return "invalid builtin argument (" + ref.drop_front(sizeof("__vkcl_error_") - 1).str() + ")";
+  }
+  if (ref == "printf") return "printf is not supported";
+  if (ref.startswith("__enqueue_kernel") || ref.startswith("__get_kernel_"))
+    return "device-side enqueue is not supported";
+  if (ref.contains("_pipe")) return "pipes are not supported";
+  if (ref.startswith("read_image") || ref.startswith("write_image") || ref.startswith("get_image_") ||
+      ref == "__translate_sampler_initializer")
+    return "images are not supported ('" + ref.str() + "')";
+  for (const char* allowed : kTranslatorBuiltins) {
+    if (ref == allowed) return {};
+  }
+  for (const char* prefix : kTranslatorBuiltinPrefixes) {
+    if (ref.startswith(prefix)) return {};
+  }
+  return "'" + ref.str() + "' is not supported: it is neither defined in the program nor an OpenCL C builtin vkcl provides";
+}
+
+void check_calls(llvm::Module& module, std::string_view file_name) {
+  Diagnostics barrier_diagnostics;
+  Diagnostics call_diagnostics;
+  for (llvm::Function& function : module) {
+    for (llvm::Instruction& instruction : llvm::instructions(function)) {
+      auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+      if (call == nullptr) continue;
+      const llvm::Function* callee = call->getCalledFunction();
+      if (callee == nullptr) {
+        if (!call->isInlineAsm()) call_diagnostics.error(location_of(instruction, file_name), "indirect calls are not supported");
+        else call_diagnostics.error(location_of(instruction, file_name), "inline assembly is not supported");
+        continue;
+      }
+      if (callee->isIntrinsic() || !callee->isDeclaration()) continue;
+      if (is_barrier_intrinsic(callee->getName())) {
+        for (const llvm::Use& argument : call->args()) {
+          if (!llvm::isa<llvm::ConstantInt>(argument.get())) {
+            barrier_diagnostics.error(
+                location_of(instruction, file_name),
+                "barrier/fence flags, memory order and memory scope must be compile-time constants");
+            break;
+          }
+        }
+        continue;
+      }
+      if (std::string problem = unresolved_call_problem(callee->getName()); !problem.empty())
+        call_diagnostics.error(location_of(instruction, file_name), problem);
+    }
+  }
+  // A non-constant flag also leaves the builtins' validity checks reachable;
+  // the constant rule is the one to report.
+  barrier_diagnostics.throw_if_any();
+  call_diagnostics.throw_if_any();
+}
+
+}  // namespace
+
+void link_builtins(llvm::Module& module, std::string_view file_name, const CompileOptions& options) {
+  link_builtin_library(module);
+  reject_recursion(module, file_name);
+  redirect_calls_to_kernels(module);
+  internalize_and_mark_inline(module);
+  optimize(module, options.optimize);
+  remove_lifetime_markers(module);
+  check_calls(module, file_name);
+  llvm::StripDebugInfo(module);
+
+  std::string problems;
+  llvm::raw_string_ostream problems_stream(problems);
+  if (llvm::verifyModule(module, &problems_stream)) {
+    problems_stream.flush();
+    throw CompileError(std::string(file_name) + ": error: internal compiler error: invalid LLVM IR after linking builtins: " + problems);
+  }
+}
+
+}  // namespace vkcl

@@ -1,0 +1,34 @@
+// Stage 2: link vkcl's builtin library into the user's module and make it
+// ready for the translator.
+//
+// Links the embedded builtins/ bitcode (only what the module uses), makes
+// every function that is not a kernel internal and always-inline, inlines
+// everything into the kernels, optimizes (-O2: LLVM's default O2 pipeline
+// without vectorizers; -O0: only what lowering needs: SROA, constant folding,
+// CFG simplification, dead code elimination), removes lifetime markers, checks
+// what the translator and the lowering cannot fix later, and strips debug info.
+//
+// Compile errors, each at the call site the user wrote (inlined builtin code
+// carries the location of the call it came from):
+//   - recursion (OpenCL C forbids it; nothing can be inlined);
+//   - __spirv_ControlBarrier / __spirv_MemoryBarrier operands that are not
+//     constants after optimization (DESIGN.md: never a guess);
+//   - a call the builtin library could not resolve, unless the translator
+//     lowers it itself (see the allow-list in link_builtins.cpp), and the
+//     __vkcl_error_* markers builtins/ calls for undefined argument values.
+// Does not guarantee that the translator or the lowering accepts the result.
+#pragma once
+
+#include <string_view>
+
+#include "compiler.h"
+
+namespace llvm {
+class Module;
+}
+
+namespace vkcl {
+
+void link_builtins(llvm::Module& module, std::string_view file_name, const CompileOptions& options);
+
+}  // namespace vkcl
