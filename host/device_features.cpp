@@ -1,0 +1,129 @@
+#include "device_features.h"
+
+#include <cstring>
+
+namespace vkcl::detail {
+namespace {
+
+// Keeps `flag` only where the device has it.
+void keep(VkBool32& flag, VkBool32 supported) { flag = flag && supported; }
+
+}  // namespace
+
+FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_version_(api_version) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> props(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, props.data());
+  for (const auto& p : props) available_extensions_.emplace_back(p.extensionName);
+
+  // The spec requires enabling portability_subset wherever it is offered.
+  if (has_extension("VK_KHR_portability_subset")) extensions_.push_back("VK_KHR_portability_subset");
+
+  const bool core12 = api_version >= VK_API_VERSION_1_2;
+  void** tail = &features2_.pNext;
+  auto link = [&](auto& s) {
+    *tail = &s;
+    tail = &s.pNext;
+  };
+  if (core12) {
+    link(v11_);
+    link(v12_);
+  } else {
+    link(storage16_);
+    link(variable_pointers_);
+    const std::pair<const char*, void*> optional[] = {
+        {VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME, &bda_},
+        {VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME, &memory_model_},
+        {VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME, &float16_int8_},
+        {VK_KHR_8BIT_STORAGE_EXTENSION_NAME, &storage8_},
+    };
+    for (auto [name, s] : optional) {
+      if (!has_extension(name)) continue;
+      extensions_.push_back(name);
+      // Every Vk*Features struct starts with sType, pNext.
+      *tail = s;
+      tail = reinterpret_cast<void**>(&static_cast<VkBaseOutStructure*>(s)->pNext);
+      *tail = nullptr;
+    }
+    for (const char* name : {VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME, VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME,
+                             VK_KHR_SPIRV_1_4_EXTENSION_NAME})
+      if (has_extension(name)) extensions_.push_back(name);
+  }
+  vkGetPhysicalDeviceFeatures2(physical, &features2_);
+
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(physical, &properties2);
+
+  const VkPhysicalDeviceFeatures& f = features2_.features;
+  ModuleFeatures& s = supported_;
+  s.shader_int64 = f.shaderInt64;
+  s.shader_int16 = f.shaderInt16;
+  s.shader_float64 = f.shaderFloat64;
+  s.subgroup_basic = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                     (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT);
+  if (core12) {
+    s.buffer_device_address = v12_.bufferDeviceAddress;
+    s.vulkan_memory_model = v12_.vulkanMemoryModel;
+    s.vulkan_memory_model_device_scope = v12_.vulkanMemoryModelDeviceScope;
+    s.shader_int8 = v12_.shaderInt8;
+    s.shader_float16 = v12_.shaderFloat16;
+    s.storage_buffer_8bit = v12_.storageBuffer8BitAccess;
+    s.storage_buffer_16bit = v11_.storageBuffer16BitAccess;
+    s.variable_pointers = v11_.variablePointers && v11_.variablePointersStorageBuffer;
+  } else {
+    s.buffer_device_address = bda_.bufferDeviceAddress;
+    s.vulkan_memory_model = memory_model_.vulkanMemoryModel;
+    s.vulkan_memory_model_device_scope = memory_model_.vulkanMemoryModelDeviceScope;
+    s.shader_int8 = float16_int8_.shaderInt8;
+    s.shader_float16 = float16_int8_.shaderFloat16;
+    s.storage_buffer_8bit = storage8_.storageBuffer8BitAccess;
+    s.storage_buffer_16bit = storage16_.storageBuffer16BitAccess;
+    s.variable_pointers = variable_pointers_.variablePointers && variable_pointers_.variablePointersStorageBuffer;
+  }
+}
+
+bool FeatureSet::has_extension(const char* name) const {
+  for (const auto& e : available_extensions_)
+    if (e == name) return true;
+  return false;
+}
+
+const VkPhysicalDeviceFeatures2* FeatureSet::enable_chain() {
+  // Only what a module can ask for: robustBufferAccess and friends cost speed.
+  VkPhysicalDeviceFeatures wanted{};
+  wanted.shaderInt64 = features2_.features.shaderInt64;
+  wanted.shaderInt16 = features2_.features.shaderInt16;
+  wanted.shaderFloat64 = features2_.features.shaderFloat64;
+  features2_.features = wanted;
+  if (api_version_ >= VK_API_VERSION_1_2) {
+    VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, v11_.pNext};
+    v11.storageBuffer16BitAccess = v11.uniformAndStorageBuffer16BitAccess = v11.storagePushConstant16 = VK_TRUE;
+    v11.variablePointers = v11.variablePointersStorageBuffer = VK_TRUE;
+    keep(v11.storageBuffer16BitAccess, v11_.storageBuffer16BitAccess);
+    keep(v11.uniformAndStorageBuffer16BitAccess, v11_.uniformAndStorageBuffer16BitAccess);
+    keep(v11.storagePushConstant16, v11_.storagePushConstant16);
+    keep(v11.variablePointersStorageBuffer, v11_.variablePointersStorageBuffer);
+    keep(v11.variablePointers, v11_.variablePointers);
+    v11_ = v11;
+    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, v12_.pNext};
+    v12.bufferDeviceAddress = v12_.bufferDeviceAddress;
+    v12.vulkanMemoryModel = v12_.vulkanMemoryModel;
+    v12.vulkanMemoryModelDeviceScope = v12_.vulkanMemoryModelDeviceScope;
+    v12.shaderInt8 = v12_.shaderInt8;
+    v12.shaderFloat16 = v12_.shaderFloat16;
+    v12.storageBuffer8BitAccess = v12_.storageBuffer8BitAccess;
+    v12.uniformAndStorageBuffer8BitAccess = v12_.uniformAndStorageBuffer8BitAccess;
+    v12.storagePushConstant8 = v12_.storagePushConstant8;
+    v12_ = v12;
+  } else {
+    // The 1.1 structures already hold exactly the supported values; only
+    // capture-replay and multi-device flags must go.
+    bda_.bufferDeviceAddressCaptureReplay = bda_.bufferDeviceAddressMultiDevice = VK_FALSE;
+    memory_model_.vulkanMemoryModelAvailabilityVisibilityChains = VK_FALSE;
+  }
+  return &features2_;
+}
+
+}  // namespace vkcl::detail

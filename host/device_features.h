@@ -1,0 +1,48 @@
+// Which ModuleFeatures a physical device has, and the structures that enable
+// them at device creation: Vulkan 1.1/1.2 core structures where the device
+// and instance are 1.2 or newer, else the KHR extension structures.
+#pragma once
+
+#include <volk.h>
+
+#include <string>
+#include <vector>
+
+#include "reflection.h"
+
+namespace vkcl::detail {
+
+class FeatureSet {
+ public:
+  // Queries everything; api_version is min(device, instance).
+  FeatureSet(VkPhysicalDevice physical, uint32_t api_version);
+  FeatureSet(const FeatureSet&) = delete;  // the structures point at each other
+  FeatureSet& operator=(const FeatureSet&) = delete;
+
+  const ModuleFeatures& supported() const { return supported_; }
+  // Device extensions to enable (only below 1.2, plus portability_subset).
+  const std::vector<const char*>& extensions() const { return extensions_; }
+  // A pNext chain that enables every supported feature of interest, and
+  // nothing else; valid while this object lives.
+  const VkPhysicalDeviceFeatures2* enable_chain();
+
+ private:
+  bool has_extension(const char* name) const;
+
+  uint32_t api_version_;
+  std::vector<std::string> available_extensions_;
+  std::vector<const char*> extensions_;
+  ModuleFeatures supported_;
+
+  VkPhysicalDeviceFeatures2 features2_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceVulkan11Features v11_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDevice16BitStorageFeatures storage16_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  VkPhysicalDeviceVariablePointersFeatures variable_pointers_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES};
+  VkPhysicalDeviceBufferDeviceAddressFeatures bda_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+  VkPhysicalDeviceVulkanMemoryModelFeatures memory_model_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES};
+  VkPhysicalDeviceShaderFloat16Int8Features float16_int8_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+  VkPhysicalDevice8BitStorageFeatures storage8_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+};
+
+}  // namespace vkcl::detail

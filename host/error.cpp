@@ -1,0 +1,51 @@
+#include "vkcl/error.h"
+
+#include "internal.h"
+
+namespace vkcl {
+
+std::string to_string(VkResult result) {
+  switch (result) {
+#define VKCL_RESULT(name) \
+  case name:              \
+    return #name;
+    VKCL_RESULT(VK_SUCCESS)
+    VKCL_RESULT(VK_NOT_READY)
+    VKCL_RESULT(VK_TIMEOUT)
+    VKCL_RESULT(VK_EVENT_SET)
+    VKCL_RESULT(VK_EVENT_RESET)
+    VKCL_RESULT(VK_INCOMPLETE)
+    VKCL_RESULT(VK_ERROR_OUT_OF_HOST_MEMORY)
+    VKCL_RESULT(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    VKCL_RESULT(VK_ERROR_INITIALIZATION_FAILED)
+    VKCL_RESULT(VK_ERROR_DEVICE_LOST)
+    VKCL_RESULT(VK_ERROR_MEMORY_MAP_FAILED)
+    VKCL_RESULT(VK_ERROR_LAYER_NOT_PRESENT)
+    VKCL_RESULT(VK_ERROR_EXTENSION_NOT_PRESENT)
+    VKCL_RESULT(VK_ERROR_FEATURE_NOT_PRESENT)
+    VKCL_RESULT(VK_ERROR_INCOMPATIBLE_DRIVER)
+    VKCL_RESULT(VK_ERROR_TOO_MANY_OBJECTS)
+    VKCL_RESULT(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    VKCL_RESULT(VK_ERROR_FRAGMENTED_POOL)
+    VKCL_RESULT(VK_ERROR_UNKNOWN)
+    VKCL_RESULT(VK_ERROR_OUT_OF_POOL_MEMORY)
+    VKCL_RESULT(VK_ERROR_INVALID_EXTERNAL_HANDLE)
+    VKCL_RESULT(VK_ERROR_FRAGMENTATION)
+    VKCL_RESULT(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
+    VKCL_RESULT(VK_PIPELINE_COMPILE_REQUIRED)
+    VKCL_RESULT(VK_ERROR_INVALID_SHADER_NV)
+    VKCL_RESULT(VK_ERROR_NOT_PERMITTED_KHR)
+#undef VKCL_RESULT
+    default:
+      return "VkResult(" + std::to_string(static_cast<int>(result)) + ")";
+  }
+}
+
+namespace detail {
+
+void check(VkResult result, std::string_view call) {
+  if (result != VK_SUCCESS) throw Error(std::string(call) + " failed: " + to_string(result), result);
+}
+
+}  // namespace detail
+}  // namespace vkcl

@@ -1,0 +1,118 @@
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "internal.h"
+
+namespace vkcl::detail {
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                     VkDebugUtilsMessageTypeFlagsEXT,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  // Collected, not thrown: throwing through the driver's C frames is undefined.
+  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+    auto* state = static_cast<InstanceState*>(user);
+    std::lock_guard lock(state->messages_mutex);
+    state->validation_errors.emplace_back(data->pMessage ? data->pMessage : "(no message)");
+  }
+  return VK_FALSE;
+}
+
+bool has_layer(const char* name) {
+  uint32_t count = 0;
+  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  std::vector<VkLayerProperties> layers(count);
+  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  for (const auto& layer : layers)
+    if (std::strcmp(layer.layerName, name) == 0) return true;
+  return false;
+}
+
+bool has_instance_extension(const char* name) {
+  uint32_t count = 0;
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data());
+  for (const auto& extension : extensions)
+    if (std::strcmp(extension.extensionName, name) == 0) return true;
+  return false;
+}
+
+std::shared_ptr<InstanceState> create_instance(bool validation) {
+  static const VkResult loaded = volkInitialize();
+  check(loaded, "volkInitialize (is libvulkan.so.1 installed?)");
+
+  uint32_t loader_version = volkGetInstanceVersion();
+  if (loader_version < VK_API_VERSION_1_1)
+    throw Error("the Vulkan loader supports only Vulkan " + std::to_string(VK_API_VERSION_MAJOR(loader_version)) + "." +
+                std::to_string(VK_API_VERSION_MINOR(loader_version)) + "; vkcl needs 1.1");
+
+  auto state = std::make_shared<InstanceState>();
+  state->api_version = loader_version < VK_API_VERSION_1_3 ? loader_version : VK_API_VERSION_1_3;
+
+  std::vector<const char*> layers, extensions;
+  if (validation) {
+    if (has_layer(kValidationLayer) && has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
+      layers.push_back(kValidationLayer);
+      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+      state->validation = true;
+    } else {
+      std::fprintf(stderr, "vkcl: validation requested but %s is not installed; running without it\n",
+                   kValidationLayer);
+    }
+  }
+  VkInstanceCreateFlags flags = 0;
+  // Without it the loader hides portability drivers such as MoltenVK.
+  if (has_instance_extension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
+    flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+  }
+
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "vkcl";
+  app.pEngineName = "vkcl";
+  app.apiVersion = state->api_version;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.flags = flags;
+  info.pApplicationInfo = &app;
+  info.enabledLayerCount = static_cast<uint32_t>(layers.size());
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  check(vkCreateInstance(&info, nullptr, &state->instance), "vkCreateInstance");
+  // Device functions come from each Device's own table (see DeviceState::vk).
+  volkLoadInstanceOnly(state->instance);
+
+  if (state->validation) {
+    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+    messenger.pfnUserCallback = on_validation_message;
+    messenger.pUserData = state.get();
+    check(vkCreateDebugUtilsMessengerEXT(state->instance, &messenger, nullptr, &state->messenger),
+          "vkCreateDebugUtilsMessengerEXT");
+  }
+  return state;
+}
+
+}  // namespace
+
+std::shared_ptr<InstanceState> InstanceState::get(bool validation) {
+  static std::mutex mutex;
+  static std::weak_ptr<InstanceState> cached[2];
+  std::lock_guard lock(mutex);
+  if (auto existing = cached[validation].lock()) return existing;
+  auto created = create_instance(validation);
+  cached[validation] = created;
+  return created;
+}
+
+InstanceState::~InstanceState() {
+  if (messenger) vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
+  if (instance) vkDestroyInstance(instance, nullptr);
+}
+
+}  // namespace vkcl::detail

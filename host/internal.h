@@ -1,0 +1,106 @@
+// State behind the public handles. Handles share it through shared_ptr so that
+// Vulkan objects die in dependency order whatever order the user drops them in.
+#pragma once
+
+#include <volk.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reflection.h"
+#include "vkcl/error.h"
+#include "vkcl/ndrange.h"
+
+namespace vkcl::detail {
+
+// Throws Error("<call> failed: <result>") unless result is VK_SUCCESS.
+void check(VkResult result, std::string_view call);
+
+// One VkInstance per process (per validation setting), shared by every
+// Device: volk keeps instance functions in globals, so several live instances
+// would fight over them.
+struct InstanceState {
+  VkInstance instance = VK_NULL_HANDLE;
+  uint32_t api_version = 0;
+  bool validation = false;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  std::mutex messages_mutex;
+  std::vector<std::string> validation_errors;
+
+  static std::shared_ptr<InstanceState> get(bool validation);
+  ~InstanceState();
+};
+
+// A submission run() gave up waiting for; it is still executing, so its
+// command buffer and fence may only be freed, and the program and buffers it
+// uses released, once the fence signals. Holding the program and buffers makes
+// a reference cycle with the device, deliberately: a kernel that never ends
+// leaks its device instead of hanging the destructor in vkDeviceWaitIdle.
+struct PendingSubmission {
+  VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  std::vector<std::shared_ptr<void>> keep_alive;
+};
+
+struct DeviceState {
+  std::shared_ptr<InstanceState> instance;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties properties{};
+  VkPhysicalDeviceMemoryProperties memory{};
+  VkDeviceSize max_allocation_size = 0;
+  uint32_t api_version = 0;  // min(device, instance): what may be used
+  bool spirv_1_4 = false;    // VK_KHR_spirv_1_4 enabled (only matters below 1.2)
+  std::string driver;        // "llvmpipe Mesa 22.3.6 ..." where the device says
+  ModuleFeatures features;
+
+  VkDevice device = VK_NULL_HANDLE;
+  // Per-device table rather than volk's globals: two Devices on different
+  // drivers would otherwise call each other's functions.
+  VolkDeviceTable vk{};
+  uint32_t queue_family = 0;
+  VkQueue queue = VK_NULL_HANDLE;
+  VkCommandPool command_pool = VK_NULL_HANDLE;
+  std::chrono::milliseconds timeout{60'000};
+  bool lost = false;
+  std::vector<PendingSubmission> pending;
+
+  DispatchLimits dispatch_limits() const;
+  // Throws an Error that lists what the validation layer reported, if anything.
+  void check_validation(std::string_view during);
+  // Throws when a previous call lost the device.
+  void check_usable() const;
+  ~DeviceState();
+};
+
+struct BufferState {
+  std::shared_ptr<DeviceState> device;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  std::byte* mapped = nullptr;
+  size_t size = 0;
+  VkDeviceAddress address = 0;
+  ~BufferState();
+};
+
+struct ProgramState {
+  std::shared_ptr<DeviceState> device;
+  ModuleReflection reflection;
+  VkShaderModule module = VK_NULL_HANDLE;
+  std::map<uint32_t, VkPipelineLayout> layouts;                // by kernel index
+  std::map<std::vector<uint32_t>, VkPipeline> pipelines;        // by pipeline_key()
+
+  // Rounded up to 4: VkPushConstantRange sizes must be multiples of 4.
+  static uint32_t push_range_size(const KernelReflection& kernel) { return (kernel.push_constant_size + 3) & ~3u; }
+  VkPipelineLayout layout(uint32_t kernel_index);
+  // spec_ids_and_lengths: each __local argument's specialization id and element count.
+  VkPipeline pipeline(uint32_t kernel_index, const std::array<uint32_t, 3>& local_size,
+                      const std::vector<std::pair<uint32_t, uint32_t>>& spec_ids_and_lengths);
+  ~ProgramState();
+};
+
+}  // namespace vkcl::detail

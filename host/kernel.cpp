@@ -1,0 +1,79 @@
+#include "vkcl/kernel.h"
+
+#include <cstring>
+
+#include "internal.h"
+#include "vkcl/buffer.h"
+
+namespace vkcl {
+
+Kernel::Kernel(std::shared_ptr<detail::ProgramState> program, uint32_t kernel_index)
+    : program_(std::move(program)), kernel_index_(kernel_index) {
+  const KernelReflection& k = reflection();
+  push_constants_.assign(detail::ProgramState::push_range_size(k), std::byte{0});
+  args_.resize(k.args.size());
+}
+
+const std::string& Kernel::name() const { return reflection().name; }
+const KernelReflection& Kernel::reflection() const { return program_->reflection.kernels[kernel_index_]; }
+
+uint32_t Kernel::arg_index(std::string_view arg_name) const {
+  if (const KernelArg* a = reflection().find_arg(arg_name)) return a->index;
+  std::string names;
+  for (const KernelArg& a : reflection().args) names += (names.empty() ? "" : ", ") + (a.name.empty() ? "-" : a.name);
+  throw Error("kernel '" + name() + "' has no argument named '" + std::string(arg_name) + "'; its arguments: " +
+              (names.empty() ? "(none)" : names));
+}
+
+std::string Kernel::describe_arg(uint32_t index) const {
+  const KernelArg& a = reflection().args[index];
+  return "kernel '" + name() + "' argument " + std::to_string(index) + (a.name.empty() ? "" : " (" + a.name + ")");
+}
+
+const KernelArg& Kernel::arg(uint32_t index) const {
+  const auto& args = reflection().args;
+  if (index >= args.size())
+    throw Error("kernel '" + name() + "' has " + std::to_string(args.size()) + " argument(s); there is no argument " +
+                std::to_string(index));
+  return args[index];
+}
+
+void Kernel::set_arg(uint32_t index, const Buffer& buffer, size_t offset) {
+  const KernelArg& a = arg(index);
+  if (a.kind != ArgKind::GlobalPointer && a.kind != ArgKind::ConstantPointer)
+    throw Error(describe_arg(index) + " is a " + std::string(to_string(a.kind)) + ", not a global or constant pointer");
+  const auto& b = *buffer.state_;
+  if (b.device != program_->device) throw Error(describe_arg(index) + ": the buffer belongs to another Device");
+  if (offset >= b.size)
+    throw Error(describe_arg(index) + ": offset " + std::to_string(offset) + " is not inside the buffer of " +
+                std::to_string(b.size) + " bytes");
+  VkDeviceAddress address = b.address + offset;
+  std::memcpy(push_constants_.data() + a.offset, &address, sizeof address);
+  args_[index] = {true, buffer.state_, offset, 0};
+}
+
+void Kernel::set_arg_bytes(uint32_t index, std::span<const std::byte> bytes) {
+  const KernelArg& a = arg(index);
+  if (a.kind != ArgKind::Scalar)
+    throw Error(describe_arg(index) + " is a " + std::string(to_string(a.kind)) + "; pass " +
+                (a.kind == ArgKind::LocalPointer ? "a size with set_local_arg" : "a Buffer"));
+  if (bytes.size() != a.size)
+    throw Error(describe_arg(index) + " takes " + std::to_string(a.size) + " bytes; the value given has " +
+                std::to_string(bytes.size()));
+  std::memcpy(push_constants_.data() + a.offset, bytes.data(), bytes.size());
+  args_[index] = {true, {}, 0, 0};
+}
+
+void Kernel::set_local_arg(uint32_t index, size_t bytes) {
+  const KernelArg& a = arg(index);
+  if (a.kind != ArgKind::LocalPointer)
+    throw Error(describe_arg(index) + " is a " + std::string(to_string(a.kind)) + ", not a __local pointer");
+  if (bytes == 0 || bytes % a.element_size != 0)
+    throw Error(describe_arg(index) + ": " + std::to_string(bytes) + " bytes of __local memory is not a nonzero multiple of its element size " +
+                std::to_string(a.element_size));
+  uint64_t length = bytes / a.element_size;
+  if (length > UINT32_MAX) throw Error(describe_arg(index) + ": " + std::to_string(bytes) + " bytes of __local memory is far too many");
+  args_[index] = {true, {}, 0, static_cast<uint32_t>(length)};
+}
+
+}  // namespace vkcl

@@ -1,0 +1,233 @@
+#include "vkcl/program.h"
+
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "internal.h"
+#include "vkcl/device.h"
+#include "vkcl/kernel.h"
+
+namespace vkcl {
+namespace {
+
+constexpr uint32_t kSpirvMagic = 0x07230203;
+constexpr uint32_t kOpEntryPoint = 15;
+constexpr uint32_t kExecutionModelGLCompute = 5;
+
+std::string read_file(const std::filesystem::path& path, std::ios::openmode mode) {
+  std::ifstream in(path, mode);
+  if (!in) throw Error("cannot open " + path.string());
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+std::vector<uint32_t> read_words(const std::filesystem::path& path) {
+  std::string bytes = read_file(path, std::ios::binary);
+  if (bytes.size() % 4 != 0 || bytes.size() < 20)
+    throw Error(path.string() + " is not SPIR-V: " + std::to_string(bytes.size()) + " bytes is not a whole module");
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
+// Names of the GLCompute entry points, read from the module's header section.
+std::set<std::string> compute_entry_points(std::span<const uint32_t> words) {
+  std::set<std::string> names;
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > words.size()) throw Error("SPIR-V: malformed instruction at word " + std::to_string(i));
+    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kExecutionModelGLCompute) {
+      const char* chars = reinterpret_cast<const char*>(&words[i + 3]);
+      names.emplace(chars, strnlen(chars, (count - 3) * 4));
+    }
+    i += count;
+  }
+  return names;
+}
+
+// Everything the dispatch code relies on, so that a bad reflection file is an
+// error at load time rather than a write outside the push-constant block.
+void check_reflection(const KernelReflection& k) {
+  auto fail = [&](const std::string& what) { throw Error("reflection of kernel '" + k.name + "': " + what); };
+  std::set<uint32_t> spec_ids;
+  for (const KernelArg& a : k.args) {
+    std::string which = "argument " + std::to_string(a.index) + (a.name.empty() ? "" : " (" + a.name + ")");
+    if (a.kind == ArgKind::LocalPointer) {
+      if (a.spec_id < kFirstLocalArgSpecId || !spec_ids.insert(a.spec_id).second)
+        fail(which + ": specialization id " + std::to_string(a.spec_id) + " is reserved or used twice");
+      continue;
+    }
+    if (a.kind != ArgKind::Scalar && a.size != 8) fail(which + ": a pointer must take 8 bytes, not " + std::to_string(a.size));
+    if (a.size == 0 || uint64_t(a.offset) + a.size > k.push_constant_size)
+      fail(which + ": bytes [" + std::to_string(a.offset) + ", " + std::to_string(uint64_t(a.offset) + a.size) +
+           ") are outside the push-constant block of " + std::to_string(k.push_constant_size) + " bytes");
+  }
+  for (const NDRangeSlot& slot : k.ndrange) {
+    uint32_t size = slot.field == NDRangeField::WorkDim ? 4 : 16;
+    if (slot.offset % 4 != 0 || uint64_t(slot.offset) + size > k.push_constant_size)
+      fail("ndrange field " + std::string(to_string(slot.field)) + " at offset " + std::to_string(slot.offset) +
+           " does not fit the push-constant block of " + std::to_string(k.push_constant_size) + " bytes");
+  }
+}
+
+void check_spirv_version(uint32_t version_word, const detail::DeviceState& dev) {
+  uint32_t major = (version_word >> 16) & 0xff, minor = (version_word >> 8) & 0xff;
+  uint32_t needs = VK_API_VERSION_1_1;
+  if (major > 1 || minor >= 6)
+    needs = VK_API_VERSION_1_3;
+  else if (minor >= 5 || (minor == 4 && !dev.spirv_1_4))
+    needs = VK_API_VERSION_1_2;
+  if (dev.api_version < needs)
+    throw Error("the module is SPIR-V " + std::to_string(major) + "." + std::to_string(minor) + ", which needs Vulkan " +
+                std::to_string(VK_API_VERSION_MAJOR(needs)) + "." + std::to_string(VK_API_VERSION_MINOR(needs)) + "; " +
+                dev.properties.deviceName + " offers " + std::to_string(VK_API_VERSION_MAJOR(dev.api_version)) + "." +
+                std::to_string(VK_API_VERSION_MINOR(dev.api_version)));
+}
+
+}  // namespace
+
+std::vector<std::string_view> missing_features(const ModuleFeatures& needed, const ModuleFeatures& available) {
+  const std::pair<std::string_view, bool ModuleFeatures::*> names[] = {
+      {"buffer_device_address", &ModuleFeatures::buffer_device_address},
+      {"vulkan_memory_model", &ModuleFeatures::vulkan_memory_model},
+      {"vulkan_memory_model_device_scope", &ModuleFeatures::vulkan_memory_model_device_scope},
+      {"shader_int64", &ModuleFeatures::shader_int64},
+      {"shader_int8", &ModuleFeatures::shader_int8},
+      {"shader_int16", &ModuleFeatures::shader_int16},
+      {"shader_float64", &ModuleFeatures::shader_float64},
+      {"shader_float16", &ModuleFeatures::shader_float16},
+      {"storage_buffer_8bit", &ModuleFeatures::storage_buffer_8bit},
+      {"storage_buffer_16bit", &ModuleFeatures::storage_buffer_16bit},
+      {"variable_pointers", &ModuleFeatures::variable_pointers},
+      {"subgroup_basic", &ModuleFeatures::subgroup_basic},
+  };
+  std::vector<std::string_view> missing;
+  for (const auto& [name, member] : names)
+    if (needed.*member && !(available.*member)) missing.push_back(name);
+  return missing;
+}
+
+Program::Program(Device& device, const std::filesystem::path& spv)
+    : Program(device, read_words(spv), [&] {
+        std::filesystem::path reflection_path = spv;
+        reflection_path += ".reflection";
+        try {
+          return parse_reflection(read_file(reflection_path, std::ios::in));
+        } catch (const Error&) {
+          throw;
+        } catch (const std::exception& e) {
+          throw Error(reflection_path.string() + ": " + e.what());
+        }
+      }()) {}
+
+Program::Program(Device& device, std::span<const uint32_t> words, ModuleReflection reflection) {
+  auto dev = device.state_;
+  dev->check_usable();
+  if (words.size() < 5 || words[0] != kSpirvMagic) throw Error("not a SPIR-V module: bad magic number or too short");
+  check_spirv_version(words[1], *dev);
+
+  auto missing = missing_features(reflection.features, dev->features);
+  if (!missing.empty()) {
+    std::string list;
+    for (auto name : missing) list += (list.empty() ? "" : ", ") + std::string(name);
+    throw Error("the module needs features that " + std::string(dev->properties.deviceName) + " lacks: " + list);
+  }
+  auto entry_points = compute_entry_points(words);
+  for (const KernelReflection& k : reflection.kernels) {
+    if (!entry_points.count(k.name))
+      throw Error("reflection names kernel '" + k.name + "' but the module has no GLCompute entry point of that name");
+    check_reflection(k);
+  }
+
+  auto state = std::make_shared<detail::ProgramState>();
+  state->device = dev;
+  state->reflection = std::move(reflection);
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = words.size() * 4;
+  info.pCode = words.data();
+  detail::check(dev->vk.vkCreateShaderModule(dev->device, &info, nullptr, &state->module), "vkCreateShaderModule");
+  state_ = std::move(state);
+  dev->check_validation("shader module creation");
+}
+
+Program::Program(Program&&) noexcept = default;
+Program& Program::operator=(Program&&) noexcept = default;
+Program::~Program() = default;
+
+const ModuleReflection& Program::reflection() const { return state_->reflection; }
+
+Kernel Program::kernel(std::string_view name) const {
+  const auto& kernels = state_->reflection.kernels;
+  for (uint32_t i = 0; i < kernels.size(); ++i)
+    if (kernels[i].name == name) {
+      state_->layout(i);  // checks the push-constant size now rather than at the first run
+      return Kernel(state_, i);
+    }
+  std::string list;
+  for (const auto& k : kernels) list += (list.empty() ? "" : ", ") + k.name;
+  throw Error("the module has no kernel '" + std::string(name) + "'; it has: " + (list.empty() ? "(none)" : list));
+}
+
+namespace detail {
+
+VkPipelineLayout ProgramState::layout(uint32_t kernel_index) {
+  if (auto it = layouts.find(kernel_index); it != layouts.end()) return it->second;
+  const KernelReflection& k = reflection.kernels[kernel_index];
+  uint32_t size = push_range_size(k);
+  uint32_t limit = device->properties.limits.maxPushConstantsSize;
+  if (size > limit)
+    throw Error("kernel '" + k.name + "' needs " + std::to_string(size) + " bytes of push constants; " +
+                device->properties.deviceName + " allows maxPushConstantsSize = " + std::to_string(limit));
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, size};
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.pushConstantRangeCount = size ? 1 : 0;
+  info.pPushConstantRanges = &range;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  check(device->vk.vkCreatePipelineLayout(device->device, &info, nullptr, &layout), "vkCreatePipelineLayout");
+  layouts.emplace(kernel_index, layout);
+  return layout;
+}
+
+VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32_t, 3>& local_size,
+                                  const std::vector<std::pair<uint32_t, uint32_t>>& spec_ids_and_lengths) {
+  std::vector<uint32_t> key{kernel_index, local_size[0], local_size[1], local_size[2]};
+  for (const auto& [id, length] : spec_ids_and_lengths) key.push_back(length);
+  if (auto it = pipelines.find(key); it != pipelines.end()) return it->second;
+
+  std::vector<uint32_t> values{local_size[0], local_size[1], local_size[2]};
+  std::vector<VkSpecializationMapEntry> entries;
+  for (uint32_t i = 0; i < 3; ++i) entries.push_back({kWorkGroupSizeSpecIdBase + i, i * 4, 4});
+  for (const auto& [id, length] : spec_ids_and_lengths) {
+    entries.push_back({id, static_cast<uint32_t>(values.size() * 4), 4});
+    values.push_back(length);
+  }
+  VkSpecializationInfo specialization{static_cast<uint32_t>(entries.size()), entries.data(), values.size() * 4,
+                                      values.data()};
+  const KernelReflection& k = reflection.kernels[kernel_index];
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = k.name.c_str();
+  info.stage.pSpecializationInfo = &specialization;
+  info.layout = layout(kernel_index);
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  check(device->vk.vkCreateComputePipelines(device->device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+        "vkCreateComputePipelines (kernel '" + k.name + "')");
+  pipelines.emplace(std::move(key), pipeline);
+  device->check_validation("building the pipeline of kernel '" + k.name + "'");
+  return pipeline;
+}
+
+ProgramState::~ProgramState() {
+  const auto& vk = device->vk;
+  for (auto& [key, p] : pipelines) vk.vkDestroyPipeline(device->device, p, nullptr);
+  for (auto& [index, l] : layouts) vk.vkDestroyPipelineLayout(device->device, l, nullptr);
+  if (module) vk.vkDestroyShaderModule(device->device, module, nullptr);
+}
+
+}  // namespace detail
+}  // namespace vkcl

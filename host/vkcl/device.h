@@ -1,0 +1,72 @@
+// A Vulkan device chosen the way an OpenCL user expects, ready for compute.
+#pragma once
+
+#include <volk.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reflection.h"
+
+namespace vkcl {
+
+class Kernel;
+struct NDRange;
+namespace detail {
+struct DeviceState;
+}
+
+struct DeviceOptions {
+  // An index into the physical-device list, or a case-insensitive substring
+  // of a device name. Empty: the VKCL_DEVICE environment variable, and when
+  // that is empty too, the first discrete GPU, then integrated, virtual, any
+  // other GPU, then a CPU device (lavapipe).
+  std::string selector;
+  // Unset: on when VKCL_VALIDATION=1. Validation errors reported by the
+  // Khronos layer become an Error at the next call that checks (module load,
+  // pipeline build, run).
+  std::optional<bool> validation;
+  // How long run() waits for a submission before giving up with an Error.
+  std::chrono::milliseconds timeout{60'000};
+};
+
+class Device {
+ public:
+  static Device create();
+  static Device create(std::string_view selector);
+  static Device create(const DeviceOptions& options);
+  // describe() of every physical device, in the order VKCL_DEVICE indexes them.
+  static std::vector<std::string> available();
+
+  Device(Device&&) noexcept;
+  Device& operator=(Device&&) noexcept;
+  ~Device();
+
+  std::string name() const;
+  const VkPhysicalDeviceProperties& properties() const;
+  // One line: name, type, driver, Vulkan version.
+  std::string describe() const;
+  // The module features this device has and the runtime enabled.
+  const ModuleFeatures& features() const;
+
+  std::chrono::milliseconds timeout() const;
+  void set_timeout(std::chrono::milliseconds timeout);
+
+  // Runs `kernel` over `range` and waits for it: every split dispatch goes
+  // into one command buffer, one submission, one fence. Throws Error for
+  // unset or stale arguments, ranges and sizes the device cannot run, a
+  // timeout, or a lost device. Not thread-safe: one thread per Device.
+  void run(const Kernel& kernel, const NDRange& range);
+
+ private:
+  explicit Device(std::shared_ptr<detail::DeviceState> state);
+  std::shared_ptr<detail::DeviceState> state_;
+  friend class Buffer;
+  friend class Program;
+};
+
+}  // namespace vkcl

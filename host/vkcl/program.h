@@ -1,0 +1,42 @@
+// A module written by clc: SPIR-V plus its reflection, checked against a device.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "reflection.h"
+
+namespace vkcl {
+
+class Device;
+class Kernel;
+namespace detail {
+struct ProgramState;
+}
+
+class Program {
+ public:
+  // Reads `spv` and `spv` + ".reflection".
+  Program(Device& device, const std::filesystem::path& spv);
+  Program(Device& device, std::span<const uint32_t> words, ModuleReflection reflection);
+  Program(Program&&) noexcept;
+  Program& operator=(Program&&) noexcept;
+  ~Program();
+
+  const ModuleReflection& reflection() const;
+  // Throws Error when the module has no such kernel or the device cannot
+  // hold its push constants. The Kernel keeps the program's Vulkan objects
+  // alive on its own.
+  Kernel kernel(std::string_view name) const;
+
+ private:
+  std::shared_ptr<detail::ProgramState> state_;
+};
+
+// The features `needed` has and `available` lacks, by their reflection names.
+std::vector<std::string_view> missing_features(const ModuleFeatures& needed, const ModuleFeatures& available);
+
+}  // namespace vkcl
