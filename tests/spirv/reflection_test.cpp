@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include "reflection.h"
+
+namespace vkcl {
+namespace {
+
+ModuleReflection sample() {
+  ModuleReflection r;
+  r.features.buffer_device_address = true;
+  r.features.shader_int64 = true;
+  KernelReflection& k = r.kernels.emplace_back();
+  k.name = "reduce";
+  k.push_constant_size = 40;
+  k.required_work_group_size = {64, 1, 1};
+  k.ndrange = {{NDRangeField::GlobalOffset, 16}, {NDRangeField::WorkDim, 32}};
+  k.args = {{0, "input", ArgKind::GlobalPointer, 0, 8, 0, 0},
+            {1, "", ArgKind::LocalPointer, 0, 0, 3, 4},
+            {2, "n", ArgKind::Scalar, 8, 4, 0, 0}};
+  return r;
+}
+
+TEST(Reflection, RoundTripsThroughText) {
+  ModuleReflection original = sample();
+  ModuleReflection parsed = parse_reflection(serialize(original));
+  EXPECT_EQ(serialize(parsed), serialize(original));
+  ASSERT_EQ(parsed.kernels.size(), 1u);
+  const KernelReflection& k = parsed.kernels[0];
+  EXPECT_EQ(k.required_work_group_size[0], 64u);
+  EXPECT_EQ(k.ndrange_offset(NDRangeField::WorkDim), 32u);
+  EXPECT_FALSE(k.ndrange_offset(NDRangeField::GlobalSize).has_value());
+  ASSERT_NE(k.find_arg("n"), nullptr);
+  EXPECT_EQ(k.find_arg("n")->offset, 8u);
+  EXPECT_EQ(k.args[1].kind, ArgKind::LocalPointer);
+  EXPECT_EQ(k.args[1].spec_id, 3u);
+  EXPECT_TRUE(parsed.features.shader_int64);
+  EXPECT_FALSE(parsed.features.subgroup_basic);
+}
+
+void expect_parse_error(const std::string& text, const std::string& fragment) {
+  try {
+    parse_reflection(text);
+    FAIL() << "accepted: " << text;
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(Reflection, RejectsMalformedTextNamingTheLine) {
+  expect_parse_error("", "empty");
+  expect_parse_error("vkcl-reflection 2\n", "line 1");
+  expect_parse_error("vkcl-reflection 1\nkernel k\narg 0 x pointer 0 8\nend\n", "line 3: unknown argument kind");
+  expect_parse_error("vkcl-reflection 1\nkernel k\npush_constant_size -4\nend\n", "line 3");
+  expect_parse_error("vkcl-reflection 1\nkernel k\n", "no 'end'");
+  expect_parse_error("vkcl-reflection 1\nfeature warp_drive\n", "unknown feature");
+  expect_parse_error("vkcl-reflection 1\nkernel k\narg 1 x scalar 0 4\nend\n", "in order");
+  expect_parse_error("vkcl-reflection 1\nkernel k\narg 0 x local_pointer 3 0\nend\n", "element size");
+}
+
+}  // namespace
+}  // namespace vkcl
