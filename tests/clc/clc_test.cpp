@@ -1,0 +1,371 @@
+// clc end to end: the built binary, run in a fresh temporary directory per
+// test, judged by its exit status, its messages and the files it leaves.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ClcRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+class ClcTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("vkcl_clc_" + std::string(info->name()) + "_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  void write(const std::string& name, const std::string& text) {
+    fs::create_directories((dir_ / name).parent_path());
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+  }
+  bool exists(const std::string& name) const { return fs::exists(dir_ / name); }
+  std::string read(const std::string& name) const { return read_file(dir_ / name); }
+
+  // Runs `clc <args>` in the test directory; `stdin_file` (in that
+  // directory) becomes standard input when given.
+  ClcRun clc(const std::string& args, const std::string& stdin_file = "") {
+    std::string command = "cd '" + dir_.string() + "' && '" VKCL_CLC_PATH "' " + args;
+    command += stdin_file.empty() ? " < /dev/null" : " < '" + stdin_file + "'";
+    command += " > clc.stdout 2> clc.stderr";
+    const int status = std::system(command.c_str());
+    ClcRun run;
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    run.out = read("clc.stdout");
+    run.err = read("clc.stderr");
+    fs::remove(dir_ / "clc.stdout");
+    fs::remove(dir_ / "clc.stderr");
+    return run;
+  }
+
+  // The first word of a SPIR-V file.
+  uint32_t magic(const std::string& name) const {
+    const std::string bytes = read(name);
+    uint32_t word = 0;
+    if (bytes.size() >= 4) std::memcpy(&word, bytes.data(), 4);
+    return word;
+  }
+
+  fs::path dir_;
+};
+
+constexpr uint32_t kSpirvMagic = 0x07230203;
+
+// ---------------------------------------------------------------------------
+// Command line
+
+TEST_F(ClcTest, HelpPrintsUsageAndExitsZero) {
+  ClcRun run = clc("--help");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.out.find("USAGE: clc"), std::string::npos) << run.out;
+  EXPECT_EQ(run.err, "");
+}
+
+TEST_F(ClcTest, MissingInputFileIsOneLineError) {
+  ClcRun run = clc("missing.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "clc: error: no such file or directory: 'missing.cl'\n");
+  EXPECT_FALSE(exists("missing.spv"));
+}
+
+TEST_F(ClcTest, UnknownArgumentIsOneLineError) {
+  write("k.cl", "kernel void k(global int* p) { p[0] = 1; }\n");
+  ClcRun run = clc("-foo k.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "clc: error: unknown argument: '-foo'\n");
+  EXPECT_FALSE(exists("k.spv"));
+}
+
+TEST_F(ClcTest, MissingOutputValueIsOneLineError) {
+  write("k.cl", "kernel void k(global int* p) { p[0] = 1; }\n");
+  ClcRun run = clc("k.cl -o");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "clc: error: argument to '-o' is missing (expected 1 value)\n");
+}
+
+TEST_F(ClcTest, MoreThanOneInputIsOneLineError) {
+  write("a.cl", "kernel void a(global int* p) { p[0] = 1; }\n");
+  write("b.cl", "kernel void b(global int* p) { p[0] = 1; }\n");
+  ClcRun run = clc("a.cl b.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "clc: error: more than one input file: 'a.cl' and 'b.cl'\n");
+}
+
+TEST_F(ClcTest, NoInputIsOneLineError) {
+  ClcRun run = clc("-O2");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "clc: error: no input files\n");
+}
+
+TEST_F(ClcTest, BadClStdIsOneLineError) {
+  write("k.cl", "kernel void k(global int* p) { p[0] = 1; }\n");
+  ClcRun run = clc("-cl-std=CL9.9 k.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "clc: error: invalid value 'CL9.9' in '-cl-std=CL9.9' (expected CL1.2, CL2.0 or CL3.0)\n");
+}
+
+TEST_F(ClcTest, BadMemoryModelIsOneLineError) {
+  write("k.cl", "kernel void k(global int* p) { p[0] = 1; }\n");
+  ClcRun run = clc("--memory-model=opencl k.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "clc: error: invalid value 'opencl' in '--memory-model=opencl' (expected vulkan or glsl450)\n");
+}
+
+// ---------------------------------------------------------------------------
+// Front end
+
+TEST_F(ClcTest, SyntaxErrorNamesFileLineAndColumnAndWritesNothing) {
+  write("bad.cl",
+        "kernel void k(global int* p) {\n"
+        "  int x = 1;\n"
+        "  p[0] = y;\n"  // 'y' is line 3, column 10
+        "}\n");
+  ClcRun run = clc("bad.cl");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("bad.cl:3:10: error: use of undeclared identifier 'y'"), std::string::npos) << run.err;
+  EXPECT_FALSE(exists("bad.spv"));
+  EXPECT_FALSE(exists("bad.spv.reflection"));
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename(), "bad.cl") << "left behind: " << entry.path();
+}
+
+TEST_F(ClcTest, FailureLeavesExistingOutputUntouched) {
+  write("bad.cl", "kernel void k(global int* p) {\n  p[0] = 1\n}\n");
+  write("out.spv", "previous");
+  write("out.spv.reflection", "previous reflection");
+  ClcRun run = clc("bad.cl -o out.spv");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("bad.cl:2:11: error: expected ';'"), std::string::npos) << run.err;
+  EXPECT_EQ(read("out.spv"), "previous");
+  EXPECT_EQ(read("out.spv.reflection"), "previous reflection");
+}
+
+TEST_F(ClcTest, StandardInputDiagnosticsSayStdin) {
+  write("bad.txt", "kernel void k(global int* p) {\n  p[0] = undefined_thing;\n}\n");
+  ClcRun run = clc("-", "bad.txt");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("<stdin>:2:10: error: use of undeclared identifier 'undefined_thing'"), std::string::npos)
+      << run.err;
+  EXPECT_FALSE(exists("a.spv"));
+}
+
+TEST_F(ClcTest, WarningsArePrintedButDoNotFail) {
+  write("w.cl", "#warning careful now\nkernel void k(global int* p) { p[0] = 1; }\n");
+  ClcRun run = clc("--emit-kernel-spirv w.cl -o w.kspv");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("w.cl:1:2: warning: careful now"), std::string::npos) << run.err;
+  EXPECT_EQ(magic("w.kspv"), kSpirvMagic);
+}
+
+TEST_F(ClcTest, DefinesAndIncludeDirectoriesReachThePreprocessor) {
+  write("inc/scale.h", "#define SCALE (FACTOR * 2)\n");
+  write("more/extra.h", "#define EXTRA 1\n");
+  write("k.cl",
+        "#include \"scale.h\"\n"
+        "#include <extra.h>\n"
+        "#ifndef FLAG\n"
+        "#error FLAG is not defined\n"
+        "#endif\n"
+        "kernel void k(global int* p) { p[0] = SCALE + EXTRA; }\n");
+  ClcRun run = clc("--emit-kernel-spirv -I inc -Imore -DFACTOR=3 -D FLAG k.cl -o k.kspv");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(magic("k.kspv"), kSpirvMagic);
+
+  ClcRun without_define = clc("--emit-kernel-spirv -I inc -Imore -DFACTOR=3 k.cl -o k2.kspv");
+  EXPECT_NE(without_define.exit_code, 0);
+  EXPECT_NE(without_define.err.find("k.cl:4:2: error: FLAG is not defined"), std::string::npos) << without_define.err;
+  EXPECT_FALSE(exists("k2.kspv"));
+
+  ClcRun without_include = clc("--emit-kernel-spirv -Imore -DFACTOR=3 -DFLAG k.cl -o k3.kspv");
+  EXPECT_NE(without_include.exit_code, 0);
+  EXPECT_NE(without_include.err.find("k.cl:1:10: fatal error: 'scale.h' file not found"), std::string::npos)
+      << without_include.err;
+}
+
+TEST_F(ClcTest, ClStdSelectsTheLanguageVersion) {
+  // Generic address space and program-scope globals need OpenCL C 2.0.
+  write("k.cl",
+        "#if __OPENCL_C_VERSION__ < 200\n"
+        "#error needs OpenCL C 2.0\n"
+        "#endif\n"
+        "kernel void k(global int* p) { p[0] = __OPENCL_C_VERSION__; }\n");
+  EXPECT_NE(clc("--emit-kernel-spirv k.cl -o a.kspv").exit_code, 0);
+  EXPECT_EQ(clc("--emit-kernel-spirv -cl-std=CL2.0 k.cl -o b.kspv").exit_code, 0);
+  EXPECT_EQ(clc("--emit-kernel-spirv -cl-std=CL3.0 k.cl -o c.kspv").exit_code, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Builtins, inlining and the checks before translation
+
+TEST_F(ClcTest, NonConstantBarrierFlagsNameTheCallSite) {
+  write("nc.cl",
+        "kernel void k(global int* p, uint flags) {\n"
+        "  p[0] = 1;\n"
+        "  barrier(flags);\n"  // line 3, column 3
+        "}\n");
+  for (const char* level : {"-O2", "-O0"}) {
+    ClcRun run = clc(std::string("--emit-kernel-spirv ") + level + " nc.cl -o nc.kspv");
+    EXPECT_NE(run.exit_code, 0) << level;
+    EXPECT_NE(run.err.find("nc.cl:3:3: error: barrier/fence flags, memory order and memory scope must be "
+                           "compile-time constants"),
+              std::string::npos)
+        << level << ": " << run.err;
+    EXPECT_FALSE(exists("nc.kspv")) << level;
+  }
+}
+
+TEST_F(ClcTest, NonConstantFenceInHelperNamesTheInnermostCall) {
+  write("nc.cl",
+        "void publish(global int* p, cl_mem_fence_flags f) {\n"
+        "  p[0] = 1;\n"
+        "  mem_fence(f);\n"  // line 3, column 3
+        "}\n"
+        "kernel void k(global int* p, uint f) { publish(p, f); }\n");
+  ClcRun run = clc("--emit-kernel-spirv nc.cl -o nc.kspv");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("nc.cl:3:3: error: barrier/fence flags"), std::string::npos) << run.err;
+}
+
+TEST_F(ClcTest, ConstantFlagsThroughHelpersCompile) {
+  write("c.cl",
+        "void sync(cl_mem_fence_flags f) { barrier(f); }\n"
+        "kernel void k(global int* p) {\n"
+        "  cl_mem_fence_flags f = CLK_LOCAL_MEM_FENCE;\n"
+        "  p[0] = 1;\n"
+        "  sync(f | CLK_GLOBAL_MEM_FENCE);\n"
+        "}\n");
+  for (const char* level : {"-O2", "-O0"}) {
+    ClcRun run = clc(std::string("--emit-kernel-spirv ") + level + " c.cl -o c.kspv");
+    EXPECT_EQ(run.exit_code, 0) << level << ": " << run.err;
+  }
+}
+
+TEST_F(ClcTest, InvalidWorkItemScopeIsAnErrorAtTheCall) {
+  write("f.cl",
+        "kernel void k(global int* p) {\n"
+        "  p[0] = 1;\n"
+        "  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, memory_scope_work_item);\n"
+        "}\n");
+  ClcRun run = clc("--emit-kernel-spirv -cl-std=CL2.0 f.cl -o f.kspv");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("f.cl:3:3: error: memory_scope_work_item is only valid with CLK_IMAGE_MEM_FENCE"),
+            std::string::npos)
+      << run.err;
+}
+
+TEST_F(ClcTest, PrintfIsNotSupported) {
+  write("p.cl",
+        "kernel void k(global int* p) {\n"
+        "  p[0] = 1;\n"
+        "  printf(\"%d\\n\", p[0]);\n"
+        "}\n");
+  ClcRun run = clc("--emit-kernel-spirv p.cl -o p.kspv");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("p.cl:3:3: error: printf is not supported"), std::string::npos) << run.err;
+  EXPECT_FALSE(exists("p.kspv"));
+}
+
+TEST_F(ClcTest, UndefinedFunctionIsAnErrorAtTheCall) {
+  write("u.cl",
+        "int helper(int x);\n"
+        "kernel void k(global int* p) {\n"
+        "  p[0] = helper(p[1]);\n"  // column 10
+        "}\n");
+  ClcRun run = clc("--emit-kernel-spirv u.cl -o u.kspv");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("u.cl:3:10: error: 'helper' is not supported"), std::string::npos) << run.err;
+}
+
+TEST_F(ClcTest, RecursionIsAnError) {
+  write("r.cl",
+        "int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n"
+        "kernel void k(global int* p) { p[0] = fact(p[1]); }\n");
+  ClcRun run = clc("--emit-kernel-spirv r.cl -o r.kspv");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("r.cl:1:43: error: recursive call to 'fact'"), std::string::npos) << run.err;
+}
+
+TEST_F(ClcTest, KernelMayCallKernel) {
+  write("kk.cl",
+        "kernel void inner(global int* p) { p[get_global_id(0)] += 1; }\n"
+        "kernel void outer(global int* p) { inner(p); inner(p); }\n");
+  ClcRun run = clc("--emit-kernel-spirv kk.cl -o kk.kspv");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(magic("kk.kspv"), kSpirvMagic);
+}
+
+TEST_F(ClcTest, TranslatorBuiltinsAreAllowed) {
+  write("b.cl",
+        "kernel void k(global float* f, global int* i) {\n"
+        "  size_t g = get_global_id(0);\n"
+        "  f[g] = sqrt(f[g]) + fma(f[g], 2.0f, 1.0f) + convert_float(i[g]);\n"
+        "  atomic_add(i, 1);\n"
+        "}\n");
+  ClcRun run = clc("--emit-kernel-spirv b.cl -o b.kspv");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+}
+
+// ---------------------------------------------------------------------------
+// Outputs
+
+TEST_F(ClcTest, DefaultOutputIsInputStemInWorkingDirectory) {
+  write("src/kern.cl", "kernel void k(global int* p) { p[0] = 1; }\n");
+  ClcRun run = clc("--emit-kernel-spirv src/kern.cl");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(magic("kern.spv"), kSpirvMagic);
+  EXPECT_FALSE(exists("kern.spv.reflection"));  // kernel SPIR-V has no reflection
+}
+
+TEST_F(ClcTest, StandardInputDefaultsToASpv) {
+  write("k.txt", "kernel void k(global int* p) { p[0] = 1; }\n");
+  ClcRun run = clc("--emit-kernel-spirv -", "k.txt");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(magic("a.spv"), kSpirvMagic);
+}
+
+// Needs the full lowering (spirv/lower_to_vulkan).
+TEST_F(ClcTest, CompilesExampleToVulkanSpirvAndReflection) {
+  fs::copy_file(fs::path(VKCL_SOURCE_DIR) / "shaders/examples/reduce.cl", dir_ / "reduce.cl");
+  for (const char* options : {"", "-O0", "--memory-model=glsl450", "-cl-std=CL3.0"}) {
+    ClcRun run = clc(std::string(options) + " reduce.cl -o out/reduce.spv");
+    // -o into a directory that does not exist fails cleanly.
+    EXPECT_NE(run.exit_code, 0);
+    fs::create_directories(dir_ / "out");
+    run = clc(std::string(options) + " reduce.cl -o out/reduce.spv");
+    ASSERT_EQ(run.exit_code, 0) << options << ": " << run.err;
+    EXPECT_EQ(magic("out/reduce.spv"), kSpirvMagic);
+    const std::string reflection = read("out/reduce.spv.reflection");
+    EXPECT_EQ(reflection.rfind("vkcl-reflection 1\n", 0), 0u) << reflection;
+    EXPECT_NE(reflection.find("kernel reduce\n"), std::string::npos) << reflection;
+    fs::remove_all(dir_ / "out");
+  }
+}
+
+}  // namespace
