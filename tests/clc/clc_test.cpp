@@ -332,6 +332,16 @@ TEST_F(ClcTest, TranslatorBuiltinsAreAllowed) {
   EXPECT_EQ(run.exit_code, 0) << run.err;
 }
 
+TEST_F(ClcTest, TranslatorRejectionIsACompileErrorNotAnExit) {
+  // SPIRV-LLVM-Translator 15 calls exit() on input it cannot translate.
+  write("t.cl", "kernel void k(global ulong* p) { p[0] = __builtin_readcyclecounter(); }\n");
+  ClcRun run = clc("--emit-kernel-spirv t.cl -o t.kspv");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "t.cl: error: SPIR-V translation failed: InvalidFunctionCall: Unexpected llvm intrinsic: "
+                     "llvm.readcyclecounter\n");
+  EXPECT_FALSE(exists("t.kspv"));
+}
+
 // ---------------------------------------------------------------------------
 // Outputs
 

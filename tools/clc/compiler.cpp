@@ -1,17 +1,33 @@
 #include "compiler.h"
 
+#include <cstdio>
 #include <exception>
 #include <memory>
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/ErrorHandling.h>
 
 #include "frontend.h"
 #include "link_builtins.h"
 #include "translate.h"
 
 namespace vkcl {
+namespace {
+
+// llvm::report_fatal_error (the translator's way of rejecting some input)
+// would print and exit; under crash recovery it returns to RunSafely instead,
+// and its reason becomes part of the internal-error message.
+thread_local std::string fatal_error_reason;
+
+void on_fatal_error(void*, const char* reason, bool) {
+  fatal_error_reason = reason != nullptr ? reason : "";
+  if (llvm::CrashRecoveryContext* context = llvm::CrashRecoveryContext::GetCurrent()) context->HandleExit(1);
+  std::fprintf(stderr, "LLVM ERROR: %s\n", fatal_error_reason.c_str());  // LLVM exits next
+}
+
+}  // namespace
 
 CompileResult compile_opencl(std::string_view source, std::string_view file_name, const CompileOptions& options) {
   CompileResult result;
@@ -21,6 +37,8 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
   // A crash inside clang, LLVM, the translator or SPIRV-Tools (a signal, or
   // report_fatal_error's abort) returns here when the process has enabled
   // llvm::CrashRecoveryContext; it is reported as an internal error.
+  fatal_error_reason.clear();
+  llvm::ScopedFatalErrorHandler fatal_error_handler(on_fatal_error);
   llvm::CrashRecoveryContext crash_recovery;
   const bool finished = crash_recovery.RunSafely([&] {
     try {
@@ -43,8 +61,11 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
     }
   });
   if (!finished) {
-    throw CompileError(std::string(file_name) + ": error: internal compiler error: crashed while " + stage +
-                       "; please report this input\n");
+    if (std::string message = take_translator_exit_message(); !message.empty())
+      throw CompileError(std::string(file_name) + ": error: SPIR-V translation failed: " + message + "\n");
+    std::string text = std::string(file_name) + ": error: internal compiler error while " + stage;
+    if (!fatal_error_reason.empty()) text += ": " + fatal_error_reason;
+    throw CompileError(text + "; please report this input\n");
   }
   if (failure) std::rethrow_exception(failure);
   return result;

@@ -1,24 +1,104 @@
 #include "translate.h"
 
+#include <dlfcn.h>
+
 #include <cstring>
+#include <iostream>
 #include <sstream>
 #include <string>
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 
 #include "compile_error.h"
 
+// SPIRV-LLVM-Translator 15 does not return its errors: SPIRVErrorLog::
+// checkError prints the message to std::cerr and calls std::exit() (its
+// SPIRVDbgError setting defaults to Exit and Debian's library does not export
+// it). clc must report the error like any other, so while writeSpirv runs
+// std::cerr goes to a buffer, and the executable's exit() (which the
+// translator's calls bind to) returns to compile_opencl's crash-recovery
+// context with the buffered message instead of ending the process. Outside a
+// translation, or without crash recovery, exit() is libc's.
+namespace {
+
+struct Translation {
+  std::stringbuf messages;
+  std::streambuf* saved_cerr = nullptr;
+  bool exited = false;
+};
+
+thread_local Translation* active_translation = nullptr;
+thread_local Translation last_translation;
+
+void stop_capturing(Translation& translation) {
+  if (translation.saved_cerr != nullptr) std::cerr.rdbuf(translation.saved_cerr);
+  translation.saved_cerr = nullptr;
+  active_translation = nullptr;
+}
+
+}  // namespace
+
+extern "C" [[noreturn]] void exit(int status) noexcept {
+  if (Translation* translation = active_translation) {
+    if (llvm::CrashRecoveryContext* recovery = llvm::CrashRecoveryContext::GetCurrent()) {
+      translation->exited = true;
+      stop_capturing(*translation);
+      recovery->HandleExit(status);
+    }
+    // No way back: let the translator's message out before the process ends.
+    std::cerr << translation->messages.str();
+    stop_capturing(*translation);
+  }
+  using ExitFunction = void (*)(int);
+  static const auto libc_exit = reinterpret_cast<ExitFunction>(dlsym(RTLD_NEXT, "exit"));
+  if (libc_exit != nullptr) libc_exit(status);
+  _Exit(status);
+}
+
 namespace vkcl {
+namespace {
+
+// "InvalidFunctionCall: Unexpected llvm intrinsic:\n llvm.x [Src: ...]" →
+// "InvalidFunctionCall: Unexpected llvm intrinsic: llvm.x".
+std::string tidy_translator_message(std::string message) {
+  if (size_t source = message.find(" [Src: "); source != std::string::npos) message.erase(source);
+  std::string tidy;
+  for (char c : message) {
+    if (c == '\n') c = ' ';
+    if (c == ' ' && (tidy.empty() || tidy.back() == ' ')) continue;
+    tidy += c;
+  }
+  while (!tidy.empty() && tidy.back() == ' ') tidy.pop_back();
+  return tidy;
+}
+
+}  // namespace
 
 std::vector<uint32_t> translate_to_spirv(llvm::Module& module, std::string_view file_name) {
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_4);
   std::ostringstream stream;
   std::string error;
-  if (!llvm::writeSpirv(&module, options, stream, error)) {
+
+  // Not on this frame: a translator exit leaves it by longjmp.
+  Translation& translation = last_translation;
+  translation.messages.str("");
+  translation.exited = false;
+  translation.saved_cerr = std::cerr.rdbuf(&translation.messages);
+  active_translation = &translation;
+  const bool ok = llvm::writeSpirv(&module, options, stream, error);
+  stop_capturing(translation);
+
+  std::string messages = translation.messages.str();
+  if (!ok) {
+    if (error.empty()) error = messages;
+    error = tidy_translator_message(error);
     throw CompileError(std::string(file_name) + ": error: SPIR-V translation failed: " +
                        (error.empty() ? std::string("unknown error") : error) + "\n");
   }
+  if (!messages.empty()) std::cerr << messages;
+
   const std::string bytes = stream.str();
   constexpr uint32_t kSpirvMagic = 0x07230203;
   std::vector<uint32_t> words(bytes.size() / sizeof(uint32_t));
@@ -28,6 +108,14 @@ std::vector<uint32_t> translate_to_spirv(llvm::Module& module, std::string_view 
                        ": error: internal compiler error: the SPIR-V translator wrote no valid module\n");
   }
   return words;
+}
+
+std::string take_translator_exit_message() {
+  if (!last_translation.exited) return {};
+  last_translation.exited = false;
+  std::string message = tidy_translator_message(last_translation.messages.str());
+  last_translation.messages.str("");
+  return message.empty() ? "the translator exited" : message;
 }
 
 }  // namespace vkcl

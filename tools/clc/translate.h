@@ -20,4 +20,10 @@ namespace vkcl {
 // Throws CompileError with the translator's message when it fails.
 std::vector<uint32_t> translate_to_spirv(llvm::Module& module, std::string_view file_name);
 
+// The translator reports most errors by calling exit() after printing them.
+// Under llvm::CrashRecoveryContext (see translate.cpp) that exit returns to
+// the recovery context instead; this then gives the translator's message
+// (and forgets it). Empty when the translator did not exit.
+std::string take_translator_exit_message();
+
 }  // namespace vkcl
