@@ -277,6 +277,7 @@ std::string Device::describe() const {
 }
 
 const ModuleFeatures& Device::features() const { return state_->features; }
+DispatchLimits Device::dispatch_limits() const { return state_->dispatch_limits(); }
 std::chrono::milliseconds Device::timeout() const { return state_->timeout; }
 void Device::set_timeout(std::chrono::milliseconds timeout) { state_->timeout = timeout; }
 

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "reflection.h"
+#include "vkcl/ndrange.h"
 
 namespace vkcl {
 
 class Kernel;
-struct NDRange;
 namespace detail {
 struct DeviceState;
 }
@@ -52,6 +52,8 @@ class Device {
   std::string describe() const;
   // The module features this device has and the runtime enabled.
   const ModuleFeatures& features() const;
+  // The compute limits plan_dispatch() checks NDRanges against.
+  DispatchLimits dispatch_limits() const;
 
   std::chrono::milliseconds timeout() const;
   void set_timeout(std::chrono::milliseconds timeout);
