@@ -110,21 +110,28 @@ std::vector<std::string_view> missing_features(const ModuleFeatures& needed, con
   return missing;
 }
 
-Program::Program(Device& device, const std::filesystem::path& spv)
-    : Program(device, read_words(spv), [&] {
-        std::filesystem::path reflection_path = spv;
-        reflection_path += ".reflection";
-        try {
-          return parse_reflection(read_file(reflection_path, std::ios::in));
-        } catch (const Error&) {
-          throw;
-        } catch (const std::exception& e) {
-          throw Error(reflection_path.string() + ": " + e.what());
-        }
-      }()) {}
+Program::Program(Device& device, const std::filesystem::path& spv) {
+  // The module first, so that a wrong path names the .spv, not its reflection.
+  std::vector<uint32_t> words = read_words(spv);
+  std::filesystem::path reflection_path = spv;
+  reflection_path += ".reflection";
+  ModuleReflection reflection;
+  try {
+    reflection = parse_reflection(read_file(reflection_path, std::ios::in));
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Error(reflection_path.string() + ": " + e.what());
+  }
+  state_ = create_state(device.state_, words, std::move(reflection));
+}
 
-Program::Program(Device& device, std::span<const uint32_t> words, ModuleReflection reflection) {
-  auto dev = device.state_;
+Program::Program(Device& device, std::span<const uint32_t> words, ModuleReflection reflection)
+    : state_(create_state(device.state_, words, std::move(reflection))) {}
+
+std::shared_ptr<detail::ProgramState> Program::create_state(const std::shared_ptr<detail::DeviceState>& dev,
+                                                            std::span<const uint32_t> words,
+                                                            ModuleReflection reflection) {
   dev->check_usable();
   if (words.size() < 5 || words[0] != kSpirvMagic) throw Error("not a SPIR-V module: bad magic number or too short");
   check_spirv_version(words[1], *dev);
@@ -149,8 +156,8 @@ Program::Program(Device& device, std::span<const uint32_t> words, ModuleReflecti
   info.codeSize = words.size() * 4;
   info.pCode = words.data();
   detail::check(dev->vk.vkCreateShaderModule(dev->device, &info, nullptr, &state->module), "vkCreateShaderModule");
-  state_ = std::move(state);
   dev->check_validation("shader module creation");
+  return state;
 }
 
 Program::Program(Program&&) noexcept = default;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "reflection.h"
 
@@ -14,6 +15,7 @@ namespace vkcl {
 class Device;
 class Kernel;
 namespace detail {
+struct DeviceState;
 struct ProgramState;
 }
 
@@ -33,6 +35,8 @@ class Program {
   Kernel kernel(std::string_view name) const;
 
  private:
+  static std::shared_ptr<detail::ProgramState> create_state(const std::shared_ptr<detail::DeviceState>& device,
+                                                            std::span<const uint32_t> words, ModuleReflection reflection);
   std::shared_ptr<detail::ProgramState> state_;
 };
 
