@@ -267,6 +267,38 @@ TEST_F(ClcTest, ConstantFlagsThroughHelpersCompile) {
   }
 }
 
+TEST_F(ClcTest, BarriersInBothArmsOfAnIfAreNotMergedIntoANonConstantOne) {
+  // SimplifyCFG would otherwise sink both calls into one whose semantics
+  // operand is a phi of the two constants.
+  write("s.cl",
+        "void sync(cl_mem_fence_flags f) { barrier(f); }\n"
+        "kernel void k(global int* p, int x) {\n"
+        "  if (x) { p[1] = 2; barrier(CLK_LOCAL_MEM_FENCE); } else { p[2] = 3; barrier(CLK_GLOBAL_MEM_FENCE); }\n"
+        "  if (x > 1) mem_fence(CLK_LOCAL_MEM_FENCE); else mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+        "  if (x > 2) sync(CLK_LOCAL_MEM_FENCE); else sync(CLK_GLOBAL_MEM_FENCE);\n"
+        "}\n");
+  for (const char* level : {"-O2", "-O0"}) {
+    ClcRun run = clc(std::string("--emit-kernel-spirv ") + level + " s.cl -o s.kspv");
+    EXPECT_EQ(run.exit_code, 0) << level << ": " << run.err;
+  }
+}
+
+TEST_F(ClcTest, NonConstantBarrierInHelpersHasInliningNotes) {
+  write("chain.cl",
+        "void a(uint f) { mem_fence(f); }\n"
+        "void b(uint f) { a(f); }\n"
+        "kernel void k(global int* p, uint f) {\n"
+        "  b(f);\n"
+        "}\n");
+  ClcRun run = clc("--emit-kernel-spirv chain.cl -o c.kspv");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err,
+            "chain.cl:1:18: error: barrier/fence flags, memory order and memory scope must be compile-time constants\n"
+            "chain.cl:2:18: note: 'a' is called here\n"
+            "chain.cl:4:3: note: 'b' is called here\n"
+            "1 error generated.\n");
+}
+
 TEST_F(ClcTest, InvalidWorkItemScopeIsAnErrorAtTheCall) {
   write("f.cl",
         "kernel void k(global int* p) {\n"

@@ -67,7 +67,17 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
     if (!fatal_error_reason.empty()) text += ": " + fatal_error_reason;
     throw CompileError(text + "; please report this input\n");
   }
-  if (failure) std::rethrow_exception(failure);
+  if (failure) {
+    // Like clang: the warnings come before the errors that stopped compilation.
+    if (!result.warnings.empty()) {
+      try {
+        std::rethrow_exception(failure);
+      } catch (const CompileError& error) {
+        throw CompileError(result.warnings + error.what());
+      }
+    }
+    std::rethrow_exception(failure);
+  }
   return result;
 }
 

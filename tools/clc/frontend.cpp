@@ -31,6 +31,12 @@ std::string_view cl_std_flag(OpenCLStd cl_std) {
   return "-cl-std=CL1.2";
 }
 
+// The driver passes the input's base name.
+std::string main_file_name(std::string_view file_name) {
+  const size_t slash = file_name.rfind('/');
+  return std::string(slash == std::string_view::npos ? file_name : file_name.substr(slash + 1));
+}
+
 }  // namespace
 
 std::vector<std::string> frontend_arguments(std::string_view file_name, const CompileOptions& options) {
@@ -40,7 +46,7 @@ std::vector<std::string> frontend_arguments(std::string_view file_name, const Co
       "-triple", "spir64",
       "-Wspir-compat",
       "-no-opaque-pointers",  // SPIRV-LLVM-Translator 15 needs typed pointers
-      "-main-file-name", std::string(file_name),
+      "-main-file-name", main_file_name(file_name),
       "-mrelocation-model", "static",
       "-mframe-pointer=all",
       "-fmath-errno",
@@ -50,6 +56,9 @@ std::vector<std::string> frontend_arguments(std::string_view file_name, const Co
       "-debug-info-kind=line-tables-only",  // columns are on by default
       "-dwarf-version=5",
       "-debugger-tuning=gdb",
+      // Not the working directory: DIFile then keeps each path as clang's
+      // diagnostics show it, so link_builtins can name call sites the same way.
+      "-fdebug-compilation-dir=.",
       "-resource-dir", VKCL_CLANG_RESOURCE_DIR,
       "-ferror-limit", "19",
       std::string(cl_std_flag(options.cl_std)),

@@ -43,16 +43,34 @@ bool is_kernel(const llvm::Function& function) {
   return function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
 }
 
-// "file:line:col" of an instruction, or the main file's name when the
-// instruction has no location (optimization may merge call sites).
-std::string location_of(const llvm::Instruction& instruction, std::string_view file_name) {
-  const llvm::DILocation* loc = instruction.getDebugLoc().get();
+// "file:line:col" of a location, or the main file's name when there is none
+// (optimization may merge call sites).
+std::string format_location(const llvm::DILocation* loc, std::string_view file_name) {
   if (loc == nullptr || loc->getLine() == 0) return std::string(file_name);
   std::string file = loc->getFilename().str();
   if (file.empty()) file = std::string(file_name);
   std::string text = file + ":" + std::to_string(loc->getLine());
   if (loc->getColumn() != 0) text += ":" + std::to_string(loc->getColumn());
   return text;
+}
+
+std::string location_of(const llvm::Instruction& instruction, std::string_view file_name) {
+  return format_location(instruction.getDebugLoc().get(), file_name);
+}
+
+// Notes for the chain of user functions inlined between the kernel and the
+// instruction: "file:line:col: note: 'helper' is called here".
+std::string inlining_notes(const llvm::Instruction& instruction, std::string_view file_name) {
+  std::string notes;
+  for (const llvm::DILocation* loc = instruction.getDebugLoc().get(); loc != nullptr && loc->getInlinedAt() != nullptr;
+       loc = loc->getInlinedAt()) {
+    const llvm::DILocation* call = loc->getInlinedAt();
+    if (call->getLine() == 0) continue;
+    const llvm::DISubprogram* callee = loc->getScope()->getSubprogram();
+    const std::string name = callee != nullptr ? callee->getName().str() : std::string();
+    notes += format_location(call, file_name) + ": note: " + (name.empty() ? std::string("called") : "'" + name + "' is called") + " here\n";
+  }
+  return notes;
 }
 
 // The source name of a function: "foo" for `_Z3fooi` and for `foo`.
@@ -74,8 +92,8 @@ std::string pretty_name(const llvm::Function& function) {
 // Collected diagnostics, clang-style, each reported once.
 class Diagnostics {
  public:
-  void error(std::string where, std::string_view message) {
-    std::string line = std::move(where) + ": error: " + std::string(message) + "\n";
+  void error(std::string where, std::string_view message, std::string_view notes = {}) {
+    std::string line = std::move(where) + ": error: " + std::string(message) + "\n" + std::string(notes);
     if (seen_.insert(line).second) lines_.push_back(std::move(line));
   }
   void throw_if_any() const {
@@ -179,6 +197,14 @@ void internalize_and_mark_inline(llvm::Module& module) {
     function.setVisibility(llvm::GlobalValue::DefaultVisibility);
     function.removeFnAttr(llvm::Attribute::NoInline);
     function.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+  // Calls to functions without a body stay where the user wrote them: the
+  // optimizer must not sink `barrier(A)` and `barrier(B)` from the two arms
+  // of an if into one __spirv_ControlBarrier(phi(A, B)), which would turn
+  // constant flags into a non-constant one, nor merge the call sites that
+  // check_calls names in diagnostics.
+  for (llvm::Function& function : module) {
+    if (function.isDeclaration() && !function.isIntrinsic()) function.addFnAttr(llvm::Attribute::NoMerge);
   }
   for (llvm::GlobalVariable& variable : module.globals()) {
     if (variable.isDeclaration() || variable.hasLocalLinkage() || variable.getName().startswith("llvm.")) continue;
@@ -347,14 +373,15 @@ void check_calls(llvm::Module& module, std::string_view file_name) {
           if (!llvm::isa<llvm::ConstantInt>(argument.get())) {
             barrier_diagnostics.error(
                 location_of(instruction, file_name),
-                "barrier/fence flags, memory order and memory scope must be compile-time constants");
+                "barrier/fence flags, memory order and memory scope must be compile-time constants",
+                inlining_notes(instruction, file_name));
             break;
           }
         }
         continue;
       }
       if (std::string problem = unresolved_call_problem(callee->getName()); !problem.empty())
-        call_diagnostics.error(location_of(instruction, file_name), problem);
+        call_diagnostics.error(location_of(instruction, file_name), problem, inlining_notes(instruction, file_name));
     }
   }
   // A non-constant flag also leaves the builtins' validity checks reachable;
