@@ -31,6 +31,11 @@
 #include <llvm/Transforms/Scalar/SCCP.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Scalar/StructurizeCFG.h>
+#include <llvm/Transforms/Utils/FixIrreducible.h>
+#include <llvm/Transforms/Utils/LowerSwitch.h>
+#include <llvm/Transforms/Utils/UnifyFunctionExitNodes.h>
+#include <llvm/Transforms/Utils/UnifyLoopExits.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
@@ -257,6 +262,18 @@ void optimize(llvm::Module& module, bool full_optimization) {
     passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(function_passes)));
   }
   passes.addPass(llvm::GlobalDCEPass());
+
+  // The shape spirv/structurize_control_flow expects (it adds the merge
+  // instructions Shader modules need): no switches, one return, reducible,
+  // every loop a do-while that exits only from its latch. Nothing may
+  // simplify the CFG after this.
+  llvm::FunctionPassManager structurize;
+  structurize.addPass(llvm::LowerSwitchPass());
+  structurize.addPass(llvm::UnifyFunctionExitNodesPass());
+  structurize.addPass(llvm::FixIrreduciblePass());
+  structurize.addPass(llvm::UnifyLoopExitsPass());
+  structurize.addPass(llvm::StructurizeCFGPass());
+  passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(structurize)));
   passes.run(module, module_analyses);
 }
 
