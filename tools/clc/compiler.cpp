@@ -34,9 +34,11 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
   std::exception_ptr failure;
   const char* stage = "parsing";
 
-  // A crash inside clang, LLVM, the translator or SPIRV-Tools (a signal, or
-  // report_fatal_error's abort) returns here when the process has enabled
-  // llvm::CrashRecoveryContext; it is reported as an internal error.
+  // A crash inside clang, LLVM, the translator or SPIRV-Tools (a signal,
+  // report_fatal_error, the translator's exit()) returns here and is reported
+  // as an error. Enabling installs process-wide signal handlers that act only
+  // inside RunSafely and otherwise re-raise to the handlers found before.
+  llvm::CrashRecoveryContext::Enable();
   fatal_error_reason.clear();
   llvm::ScopedFatalErrorHandler fatal_error_handler(on_fatal_error);
   llvm::CrashRecoveryContext crash_recovery;

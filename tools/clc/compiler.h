@@ -8,10 +8,12 @@
 //
 // Every failure is a vkcl::CompileError whose what() is complete user-facing
 // text, clang-style (`file:line:col: error: ...` where a location is known).
-// A crash inside clang, LLVM or the translator is caught and reported as an
-// internal compiler error when the caller has enabled llvm's crash recovery
-// (clc's main does); the process state after such an error is unspecified,
-// so callers should stop compiling.
+// A crash inside clang, LLVM or the translator (and the translator's habit of
+// calling exit() on input it rejects) is caught with llvm::CrashRecoveryContext,
+// which compile_opencl enables, and reported as a CompileError; after an
+// internal error (not an ordinary diagnostic) the process state is
+// unspecified: memory may have leaked, so callers should not go on compiling
+// for long.
 #pragma once
 
 #include <cstdint>

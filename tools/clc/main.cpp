@@ -18,8 +18,6 @@
 #include <string_view>
 #include <vector>
 
-#include <llvm/Support/CrashRecoveryContext.h>
-
 #include "compiler.h"
 #include "reflection.h"
 
@@ -221,9 +219,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Crashes inside clang, LLVM or the translator become an internal-error
-  // diagnostic (compile_opencl runs its stages under crash recovery).
-  llvm::CrashRecoveryContext::Enable();
   try {
     return run(argc, argv);
   } catch (const UsageError& error) {
