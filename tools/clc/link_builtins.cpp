@@ -2,6 +2,7 @@
 
 #include <array>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -136,7 +137,6 @@ void link_builtin_library(llvm::Module& module) {
   (*builtins)->setDataLayout(module.getDataLayout());
   (*builtins)->setTargetTriple(module.getTargetTriple());
 
-  std::string link_errors;
   if (llvm::Linker::linkModules(module, std::move(*builtins), llvm::Linker::Flags::LinkOnlyNeeded)) {
     throw CompileError("error: internal compiler error: cannot link the builtin library\n");
   }

@@ -5,8 +5,12 @@
 // every function that is not a kernel internal and always-inline, inlines
 // everything into the kernels, optimizes (-O2: LLVM's default O2 pipeline
 // without vectorizers; -O0: only what lowering needs: SROA, constant folding,
-// CFG simplification, dead code elimination), removes lifetime markers, checks
-// what the translator and the lowering cannot fix later, and strips debug info.
+// CFG simplification, dead code elimination), then reshapes the CFG the way
+// spirv/structurize_control_flow expects (lowerswitch, mergereturn,
+// fix-irreducible, unify-loop-exits, structurizecfg), removes lifetime
+// markers, checks what the translator and the lowering cannot fix later, and
+// strips debug info. Calls to functions without a body are marked nomerge so
+// the optimizer never merges two barriers into one with a phi operand.
 //
 // Compile errors, each at the call site the user wrote (inlined builtin code
 // carries the location of the call it came from):
