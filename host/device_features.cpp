@@ -111,6 +111,7 @@ const VkPhysicalDeviceFeatures2* FeatureSet::enable_chain() {
     v12.bufferDeviceAddress = v12_.bufferDeviceAddress;
     v12.vulkanMemoryModel = v12_.vulkanMemoryModel;
     v12.vulkanMemoryModelDeviceScope = v12_.vulkanMemoryModelDeviceScope;
+    v12.vulkanMemoryModelAvailabilityVisibilityChains = v12_.vulkanMemoryModelAvailabilityVisibilityChains;
     v12.shaderInt8 = v12_.shaderInt8;
     v12.shaderFloat16 = v12_.shaderFloat16;
     v12.storageBuffer8BitAccess = v12_.storageBuffer8BitAccess;
@@ -118,10 +119,9 @@ const VkPhysicalDeviceFeatures2* FeatureSet::enable_chain() {
     v12.storagePushConstant8 = v12_.storagePushConstant8;
     v12_ = v12;
   } else {
-    // The 1.1 structures already hold exactly the supported values; only
-    // capture-replay and multi-device flags must go.
+    // The extension structures already hold exactly the supported values;
+    // only capture-replay and multi-device, which vkcl never uses, go.
     bda_.bufferDeviceAddressCaptureReplay = bda_.bufferDeviceAddressMultiDevice = VK_FALSE;
-    memory_model_.vulkanMemoryModelAvailabilityVisibilityChains = VK_FALSE;
   }
   return &features2_;
 }

@@ -205,9 +205,11 @@ TEST(Errors, TimeoutIsAnErrorNotAHang) {
   constexpr uint32_t kItems = 1 << 16;
   Buffer out(dev, kItems * 4);
   kernel.set_arg(0, out);
-  // 2^16 work-items * 8 * 4096 steps: about a second on lavapipe, far more
-  // than 1 ms anywhere. (Many work-items, not a long loop: llvmpipe cuts loops.)
-  kernel.set_arg(1, 8u);
+  // 2^16 work-items * 4096 * iterations steps: about a second on lavapipe
+  // (which also cuts long loops short, hence few iterations there) and tens of
+  // milliseconds on an H100, far more than 1 ms anywhere.
+  const bool cpu = dev.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  kernel.set_arg(1, cpu ? 8u : 4096u);
   dev.set_timeout(std::chrono::milliseconds(1));
   try {
     dev.run(kernel, NDRange::make({kItems}, {64}));
@@ -219,8 +221,12 @@ TEST(Errors, TimeoutIsAnErrorNotAHang) {
   // The device is still usable once the long kernel is done.
   dev.set_timeout(std::chrono::seconds(60));
   kernel.set_arg(1, 1u);
+  out.fill(std::byte{0});
   dev.run(kernel, NDRange::make({1}, {1}));
-  EXPECT_EQ(out.read<uint32_t>(1)[0], 40u);  // 4096 steps of f = fract(f * 1.61803 + 0.1) from 0, * 1000 + 1
+  // uint(fract(...) * 1000) + 1; the exact value depends on FMA contraction.
+  uint32_t value = out.read<uint32_t>(1)[0];
+  EXPECT_GE(value, 1u);
+  EXPECT_LE(value, 1000u);
 }
 
 }  // namespace

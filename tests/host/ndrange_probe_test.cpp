@@ -66,6 +66,9 @@ const char* kFieldNames[] = {"global_id.x", "global_id.y", "global_id.z", "local
                              "global_size.z", "global_offset.x", "global_offset.y", "global_offset.z", "work_dim",
                              "tag", "neighbour in __local scratch", "scratch length", "written marker"};
 
+// So that gtest names a failing case in words, not bytes.
+void PrintTo(const Case& c, std::ostream* out) { *out << describe(c.range); }
+
 class NDRangeProbe : public ::testing::TestWithParam<Case> {};
 
 TEST_P(NDRangeProbe, WorkItemFunctionsMatchOpenCL) {
