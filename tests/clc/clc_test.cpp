@@ -324,6 +324,35 @@ TEST_F(ClcTest, PrintfIsNotSupported) {
   EXPECT_FALSE(exists("p.kspv"));
 }
 
+TEST_F(ClcTest, ImagesAndDeviceSideEnqueueAreNotSupported) {
+  write("i.cl",
+        "kernel void k(read_only image2d_t image, sampler_t s, global float4* o) {\n"
+        "  o[0] = read_imagef(image, s, (int2)(0, 0));\n"
+        "}\n");
+  ClcRun images = clc("--emit-kernel-spirv i.cl -o i.kspv");
+  EXPECT_NE(images.exit_code, 0);
+  EXPECT_NE(images.err.find("i.cl:2:10: error: images are not supported ('read_imagef')"), std::string::npos)
+      << images.err;
+
+  write("e.cl",
+        "kernel void k(global int* p) {\n"
+        "  enqueue_kernel(get_default_queue(), 0, ndrange_1D(1), ^{ p[0] = 1; });\n"
+        "}\n");
+  ClcRun enqueue = clc("--emit-kernel-spirv -cl-std=CL2.0 e.cl -o e.kspv");
+  EXPECT_NE(enqueue.exit_code, 0);
+  EXPECT_NE(enqueue.err.find("e.cl:2:3: error: device-side enqueue is not supported ('enqueue_kernel')"),
+            std::string::npos)
+      << enqueue.err;
+}
+
+TEST_F(ClcTest, ProgramWithoutKernelIsAnError) {
+  write("empty.cl", "");
+  ClcRun run = clc("empty.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "empty.cl: error: no kernel to compile: the program defines no __kernel function\n");
+  EXPECT_FALSE(exists("empty.spv"));
+}
+
 TEST_F(ClcTest, UndefinedFunctionIsAnErrorAtTheCall) {
   write("u.cl",
         "int helper(int x);\n"

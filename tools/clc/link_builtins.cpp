@@ -1,5 +1,6 @@
 #include "link_builtins.h"
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <span>
@@ -356,8 +357,11 @@ std::string unresolved_call_problem(llvm::StringRef mangled) {
     return "invalid builtin argument (" + ref.drop_front(sizeof("__vkcl_error_") - 1).str() + ")";
   }
   if (ref == "printf") return "printf is not supported";
-  if (ref.startswith("__enqueue_kernel") || ref.startswith("__get_kernel_"))
-    return "device-side enqueue is not supported";
+  if (ref.startswith("__enqueue_kernel") || ref.startswith("__get_kernel_") || ref == "get_default_queue" ||
+      ref.startswith("ndrange_") || ref.endswith("_event") || ref == "set_user_event_status" ||
+      ref == "capture_event_profiling_info")
+    return "device-side enqueue is not supported ('" +
+           (ref.startswith("__enqueue_kernel") ? std::string("enqueue_kernel") : ref.str()) + "')";
   if (ref.contains("_pipe")) return "pipes are not supported";
   if (ref.startswith("read_image") || ref.startswith("write_image") || ref.startswith("get_image_") ||
       ref == "__translate_sampler_initializer")
@@ -410,6 +414,11 @@ void check_calls(llvm::Module& module, std::string_view file_name) {
 }  // namespace
 
 void link_builtins(llvm::Module& module, std::string_view file_name, const CompileOptions& options) {
+  if (std::none_of(module.begin(), module.end(),
+                   [](const llvm::Function& function) { return is_kernel(function) && !function.isDeclaration(); })) {
+    // A Vulkan module needs an entry point.
+    throw CompileError(std::string(file_name) + ": error: no kernel to compile: the program defines no __kernel function\n");
+  }
   link_builtin_library(module);
   reject_recursion(module, file_name);
   redirect_calls_to_kernels(module);
