@@ -13,7 +13,8 @@
 // Under both, what the Vulkan environment forbids is normalized so it can
 // never reach a driver from any source: SequentiallyConsistent becomes
 // AcquireRelease, CrossWorkgroupMemory becomes UniformMemory, CrossDevice
-// scope becomes Device. A Subgroup scope declares GroupNonUniform.
+// scope becomes Device. A Subgroup scope declares GroupNonUniform; a Device
+// scope under the Vulkan memory model declares VulkanMemoryModelDeviceScope.
 #include "compile_error.h"
 #include "passes.h"
 
@@ -77,8 +78,10 @@ class MapMemorySemantics final : public Pass {
       m.add_capability(spv::Capability::GroupNonUniform);
       context.reflection.features.subgroup_basic = true;
     }
-    if (scope == Scope::Device && context.options.memory_model == MemoryModel::Vulkan)
+    if (scope == Scope::Device && context.options.memory_model == MemoryModel::Vulkan) {
+      m.add_capability(spv::Capability::VulkanMemoryModelDeviceScope);
       context.reflection.features.vulkan_memory_model_device_scope = true;
+    }
     return m.constant_u32(uint32_t(scope));
   }
 

@@ -2,6 +2,7 @@
 // synchronization call becomes (DESIGN.md, "The synchronization mapping").
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -92,7 +93,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_relaxed, memory_scope_device)", CL20, {}},
         Case{"sub_group_barrier(CLK_LOCAL_MEM_FENCE)", CL30, {control(kSubgroup, kSubgroup, kWorkgroup | kVulkanAcqRel)}},
         Case{"sub_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_work_group)", CL30,
-             {control(kSubgroup, kWorkgroupScope, kUniform | kVulkanAcqRel)}}));
+             {control(kSubgroup, kWorkgroupScope, kUniform | kVulkanAcqRel)}}),
+    [](const ::testing::TestParamInfo<Case>& info) {  // the call, as an identifier
+      std::string name;
+      for (char c : info.param.call) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      return name + "_" + std::to_string(info.index);
+    });
 
 TEST(SynchronizationMapping, Glsl450MemoryModelHasNoAvailabilityOperations) {
   auto got = barriers_in(compile(kernel_calling("barrier(CLK_LOCAL_MEM_FENCE)"), CL12, MemoryModel::GLSL450));
