@@ -89,27 +89,6 @@ void check_spirv_version(uint32_t version_word, const detail::DeviceState& dev) 
 
 }  // namespace
 
-std::vector<std::string_view> missing_features(const ModuleFeatures& needed, const ModuleFeatures& available) {
-  const std::pair<std::string_view, bool ModuleFeatures::*> names[] = {
-      {"buffer_device_address", &ModuleFeatures::buffer_device_address},
-      {"vulkan_memory_model", &ModuleFeatures::vulkan_memory_model},
-      {"vulkan_memory_model_device_scope", &ModuleFeatures::vulkan_memory_model_device_scope},
-      {"shader_int64", &ModuleFeatures::shader_int64},
-      {"shader_int8", &ModuleFeatures::shader_int8},
-      {"shader_int16", &ModuleFeatures::shader_int16},
-      {"shader_float64", &ModuleFeatures::shader_float64},
-      {"shader_float16", &ModuleFeatures::shader_float16},
-      {"storage_buffer_8bit", &ModuleFeatures::storage_buffer_8bit},
-      {"storage_buffer_16bit", &ModuleFeatures::storage_buffer_16bit},
-      {"variable_pointers", &ModuleFeatures::variable_pointers},
-      {"subgroup_basic", &ModuleFeatures::subgroup_basic},
-  };
-  std::vector<std::string_view> missing;
-  for (const auto& [name, member] : names)
-    if (needed.*member && !(available.*member)) missing.push_back(name);
-  return missing;
-}
-
 Program::Program(Device& device, const std::filesystem::path& spv) {
   // The module first, so that a wrong path names the .spv, not its reflection.
   std::vector<uint32_t> words = read_words(spv);

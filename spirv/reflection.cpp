@@ -107,6 +107,13 @@ const KernelReflection* ModuleReflection::find_kernel(std::string_view kernel_na
   return it == kernels.end() ? nullptr : &*it;
 }
 
+std::vector<std::string_view> missing_features(const ModuleFeatures& needed, const ModuleFeatures& available) {
+  std::vector<std::string_view> missing;
+  for (const auto& [name, member] : kFeatureNames)
+    if (needed.*member && !(available.*member)) missing.push_back(name);
+  return missing;
+}
+
 std::string serialize(const ModuleReflection& reflection) {
   std::ostringstream out;
   out << kHeader << '\n';

@@ -79,6 +79,9 @@ struct ModuleFeatures {
   bool subgroup_basic = false;  // GroupNonUniform in the compute stage
 };
 
+// The names, as the text format spells them, of the features `needed` has and `available` lacks.
+std::vector<std::string_view> missing_features(const ModuleFeatures& needed, const ModuleFeatures& available);
+
 struct ModuleReflection {
   ModuleFeatures features;
   std::vector<KernelReflection> kernels;

@@ -40,7 +40,4 @@ class Program {
   std::shared_ptr<detail::ProgramState> state_;
 };
 
-// The features `needed` has and `available` lacks, by their reflection names.
-std::vector<std::string_view> missing_features(const ModuleFeatures& needed, const ModuleFeatures& available);
-
 }  // namespace vkcl
