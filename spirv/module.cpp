@@ -289,23 +289,34 @@ std::optional<spv::StorageClass> Module::storage_class_of(uint32_t pointer_type)
   return spv::StorageClass(t->word(0));
 }
 
-uint32_t Module::alignment_of(uint32_t type) const {
+Module::Layout Module::layout_of(uint32_t type) const {
   const Instruction* t = find_global(type);
   if (!t) throw CompileError("internal error: unknown type %" + std::to_string(type));
   switch (t->opcode) {
     case Op::OpTypeInt:
-    case Op::OpTypeFloat: return t->word(0) / 8;
-    case Op::OpTypePointer: return 8;
-    case Op::OpTypeVector: {
-      uint32_t n = t->word(1) == 3 ? 4 : t->word(1);
-      return n * alignment_of(t->word(0));
+    case Op::OpTypeFloat: return {t->word(0) / 8, t->word(0) / 8};
+    case Op::OpTypePointer: return {8, 8};
+    case Op::OpTypeVector: {  // OpenCL pads 3-element vectors to 4
+      uint32_t padded = (t->word(1) == 3 ? 4 : t->word(1)) * layout_of(t->word(0)).size;
+      return {padded, padded};
     }
-    case Op::OpTypeArray:
-    case Op::OpTypeRuntimeArray: return alignment_of(t->word(0));
+    case Op::OpTypeArray: {
+      auto length = constant_value(t->word(1));
+      if (!length) throw CompileError("internal error: array %" + std::to_string(type) + " has no constant length");
+      Layout element = layout_of(t->word(0));
+      return {uint32_t(*length) * element.size, element.alignment};
+    }
+    case Op::OpTypeRuntimeArray:  // sized by its buffer: alignment only (size_of rejects it)
+      return {0, layout_of(t->word(0)).alignment};
     case Op::OpTypeStruct: {
-      uint32_t a = 1;
-      for (uint32_t member : t->words) a = std::max(a, alignment_of(member));
-      return a;
+      Layout layout{0, 1};
+      for (uint32_t member : t->words) {
+        Layout m = layout_of(member);
+        layout.size = (layout.size + m.alignment - 1) / m.alignment * m.alignment + m.size;
+        layout.alignment = std::max(layout.alignment, m.alignment);
+      }
+      layout.size = (layout.size + layout.alignment - 1) / layout.alignment * layout.alignment;
+      return layout;
     }
     default: throw CompileError("internal error: type %" + std::to_string(type) + " has no layout");
   }
@@ -313,28 +324,9 @@ uint32_t Module::alignment_of(uint32_t type) const {
 
 uint32_t Module::size_of(uint32_t type) const {
   const Instruction* t = find_global(type);
-  if (!t) throw CompileError("internal error: unknown type %" + std::to_string(type));
-  switch (t->opcode) {
-    case Op::OpTypeInt:
-    case Op::OpTypeFloat: return t->word(0) / 8;
-    case Op::OpTypePointer: return 8;
-    case Op::OpTypeVector: return alignment_of(type);
-    case Op::OpTypeArray: {
-      auto length = constant_value(t->word(1));
-      if (!length) throw CompileError("internal error: array %" + std::to_string(type) + " has no constant length");
-      return uint32_t(*length) * size_of(t->word(0));
-    }
-    case Op::OpTypeStruct: {
-      uint32_t size = 0;
-      for (uint32_t member : t->words) {
-        uint32_t a = alignment_of(member);
-        size = (size + a - 1) / a * a + size_of(member);
-      }
-      uint32_t a = alignment_of(type);
-      return (size + a - 1) / a * a;
-    }
-    default: throw CompileError("internal error: type %" + std::to_string(type) + " has no size");
-  }
+  if (t && t->opcode == Op::OpTypeRuntimeArray)
+    throw CompileError("internal error: type %" + std::to_string(type) + " has no size");
+  return layout_of(type).size;
 }
 
 std::optional<uint64_t> Module::constant_value(uint32_t id) const {

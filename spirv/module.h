@@ -104,8 +104,13 @@ struct Module {
   uint32_t pointee_of(uint32_t pointer_type) const;
   std::optional<spv::StorageClass> storage_class_of(uint32_t pointer_type) const;
   // Size and alignment in bytes under OpenCL's layout (vec3 padded to vec4).
+  struct Layout {
+    uint32_t size = 0;
+    uint32_t alignment = 1;
+  };
+  Layout layout_of(uint32_t type) const;
   uint32_t size_of(uint32_t type) const;
-  uint32_t alignment_of(uint32_t type) const;
+  uint32_t alignment_of(uint32_t type) const { return layout_of(type).alignment; }
   std::optional<uint64_t> constant_value(uint32_t id) const;
 
  private:
