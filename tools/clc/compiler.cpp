@@ -55,6 +55,7 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
         stage = "lowering to Vulkan SPIR-V";
         LoweringOptions lowering;
         lowering.memory_model = options.memory_model;
+        lowering.device_scope_available = options.vulkan_device_scope;
         lowering.optimize = options.optimize;
         result.module = lower_to_vulkan(result.kernel_spirv, lowering);
       }

@@ -34,6 +34,9 @@ struct CompileOptions {
   std::vector<std::string> include_dirs;  // as for -I, searched in order
   bool optimize = true;                   // -O2 (default); false: -O0
   MemoryModel memory_model = MemoryModel::Vulkan;
+  // Under the Vulkan memory model, memory_scope_device becomes Device scope
+  // (needs vulkanMemoryModelDeviceScope) or, when false, QueueFamily scope.
+  bool vulkan_device_scope = true;
   // false: stop after the translator; CompileResult::module stays empty.
   bool lower = true;
 };

@@ -39,6 +39,9 @@ OPTIONS:
   -O0                     Optimize only as much as lowering needs
   -O, -O1, -O2, -O3       Optimize (all mean -O2, the default)
   --memory-model=<model>  vulkan (default) or glsl450
+  --device-scope=<scope>  What memory_scope_device becomes under the Vulkan memory
+                          model: device (default; needs vulkanMemoryModelDeviceScope)
+                          or queue-family
   --emit-kernel-spirv     Write the translator's Kernel SPIR-V instead (debugging;
                           no lowering, no reflection file)
   --help                  Show this text
@@ -95,6 +98,11 @@ Arguments parse_arguments(int argc, char** argv) {
       if (value == "vulkan") parsed.options.memory_model = vkcl::MemoryModel::Vulkan;
       else if (value == "glsl450") parsed.options.memory_model = vkcl::MemoryModel::GLSL450;
       else throw UsageError{"invalid value '" + std::string(value) + "' in '" + std::string(arg) + "' (expected vulkan or glsl450)"};
+    } else if (arg.starts_with("--device-scope=")) {
+      const std::string_view value = arg.substr(std::strlen("--device-scope="));
+      if (value == "device") parsed.options.vulkan_device_scope = true;
+      else if (value == "queue-family") parsed.options.vulkan_device_scope = false;
+      else throw UsageError{"invalid value '" + std::string(value) + "' in '" + std::string(arg) + "' (expected device or queue-family)"};
     } else if (arg == "--emit-kernel-spirv") {
       parsed.emit_kernel_spirv = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
