@@ -40,6 +40,7 @@ void __vkcl_error_invalid_fence_flags(void);
 void __vkcl_error_invalid_memory_scope(void);
 void __vkcl_error_invalid_memory_order(void);
 void __vkcl_error_work_item_scope_needs_image_fence_only(void);
+void __vkcl_error_image_fence_barrier_needs_work_group_scope(void);
 
 #define CLK_ALL_MEM_FENCES (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE | CLK_IMAGE_MEM_FENCE)
 
@@ -61,13 +62,27 @@ static inline uint with_ordering(uint storage_bits, uint ordering_bits) {
   return storage_bits == SPV_SEMANTICS_NONE ? SPV_SEMANTICS_NONE : (storage_bits | ordering_bits);
 }
 
+// The SPIR-V memory scope of a fence on `flags` at SPIR-V scope `scope`.
+// "For local memory, all visibility is constrained to within a given
+// work-group and scopes wider than memory_scope_work_group carry no
+// additional meaning" (OpenCL 3.0 API, memory consistency model), so a fence
+// on local memory alone is reduced to Workgroup scope, which costs less than
+// Device; with global or image memory in the flags the requested scope
+// stands (it covers the local part too). Larger SPIR-V Scope values are
+// narrower (Device 1, Workgroup 2, Subgroup 3).
+static inline uint fence_scope(cl_mem_fence_flags flags, uint scope) {
+  if ((flags & (CLK_ALL_MEM_FENCES & ~CLK_LOCAL_MEM_FENCE)) == 0 && scope < SPV_SCOPE_WORKGROUP)
+    return SPV_SCOPE_WORKGROUP;
+  return scope;
+}
+
 static inline void work_group_control_barrier(uint memory_scope_spv, cl_mem_fence_flags flags) {
-  __spirv_ControlBarrier(SPV_SCOPE_WORKGROUP, memory_scope_spv,
+  __spirv_ControlBarrier(SPV_SCOPE_WORKGROUP, fence_scope(flags, memory_scope_spv),
                          with_ordering(storage_semantics(flags), SPV_SEMANTICS_ACQUIRE_RELEASE));
 }
 
 static inline void sub_group_control_barrier(uint memory_scope_spv, cl_mem_fence_flags flags) {
-  __spirv_ControlBarrier(SPV_SCOPE_SUBGROUP, memory_scope_spv,
+  __spirv_ControlBarrier(SPV_SCOPE_SUBGROUP, fence_scope(flags, memory_scope_spv),
                          with_ordering(storage_semantics(flags), SPV_SEMANTICS_ACQUIRE_RELEASE));
 }
 
@@ -97,15 +112,20 @@ void __attribute__((overloadable)) write_mem_fence(cl_mem_fence_flags flags) {
 
 #if defined(__opencl_c_atomic_scope_device) || __OPENCL_C_VERSION__ >= 200
 
-// memory_scope → SPIR-V Scope.
-//  - all_svm_devices / all_devices → Device: Vulkan forbids CrossDevice, and
-//    the OpenCL API gives these scopes device-scope behaviour on memory
-//    without fine-grained SVM, which is all vkcl has.
-//  - work_item → only meaningful for CLK_IMAGE_MEM_FENCE (checked by the
-//    caller); Vulkan requires Invocation scope to be Relaxed, which could not
-//    order anything, so the fence is emitted at Workgroup scope: stronger than
-//    asked, valid, and it keeps a work-item's own read_write image writes
-//    visible to its later reads.
+// memory_scope → SPIR-V Scope. Decisions the specifications leave to us:
+//  - all_svm_devices / all_devices → Device. Vulkan forbids CrossDevice
+//    (VUID-StandaloneSpirv-None-04636 .. 04641), and the OpenCL API gives these
+//    scopes device-scope behaviour on memory that is not fine-grained SVM,
+//    which is all the memory vkcl has.
+//  - work_item → only with CLK_IMAGE_MEM_FENCE alone, in
+//    atomic_work_item_fence (OpenCL C 3.0, "memory_scope"); checked by the
+//    callers. Vulkan requires Invocation scope to be Relaxed, which orders
+//    nothing, so the fence is emitted at Workgroup scope: stronger than asked,
+//    valid, and it keeps a work-item's own read_write image writes visible to
+//    its later reads.
+//  - device under the Vulkan memory model becomes QueueFamily on devices
+//    without vulkanMemoryModelDeviceScope: spirv/map_memory_semantics decides,
+//    since it depends on the target, not on OpenCL.
 static inline uint spirv_scope(memory_scope scope) {
   switch (scope) {
     case memory_scope_work_item:
@@ -123,10 +143,12 @@ static inline uint spirv_scope(memory_scope scope) {
   return SPV_SCOPE_DEVICE;
 }
 
-// memory_order → ordering bits. Vulkan has no sequentially consistent fences
-// (SequentiallyConsistent is forbidden under both memory models), so seq_cst
-// becomes AcquireRelease; relaxed orders nothing and is emitted as no
-// instruction by the caller.
+// memory_order → ordering bits. seq_cst → AcquireRelease: Vulkan has no
+// sequentially consistent fences (SequentiallyConsistent is forbidden under
+// both memory models, VUID MemorySemantics-10866), and for a fence on its own
+// acq_rel is what the OpenCL memory model lets a single fence contribute; the
+// total order S only exists among seq_cst operations, which need atomics.
+// relaxed orders nothing: the caller emits no instruction.
 static inline uint ordering_semantics(memory_order order) {
   switch (order) {
     case memory_order_relaxed:
@@ -152,18 +174,29 @@ void __attribute__((overloadable)) work_group_barrier(cl_mem_fence_flags flags) 
   work_group_control_barrier(SPV_SCOPE_WORKGROUP, flags);
 }
 
+// OpenCL C 3.0, work_group_barrier: local memory is always ordered at
+// work-group scope whatever `scope` says (fence_scope), and for
+// CLK_IMAGE_MEM_FENCE "the value of scope must be memory_scope_work_group".
+// memory_scope_work_item is only for atomic_work_item_fence. A sub-group
+// scope is allowed: global accesses then become visible to the sub-group,
+// local ones still to the work-group (so with both, Workgroup scope).
 void __attribute__((overloadable)) work_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
-  check_work_item_scope(flags, scope);
-  work_group_control_barrier(spirv_scope(scope), flags);
+  if (scope == memory_scope_work_item) __vkcl_error_work_item_scope_needs_image_fence_only();
+  if ((flags & CLK_IMAGE_MEM_FENCE) && scope != memory_scope_work_group)
+    __vkcl_error_image_fence_barrier_needs_work_group_scope();
+  uint memory_scope_spv = spirv_scope(scope);
+  if ((flags & CLK_LOCAL_MEM_FENCE) && memory_scope_spv > SPV_SCOPE_WORKGROUP) memory_scope_spv = SPV_SCOPE_WORKGROUP;
+  work_group_control_barrier(memory_scope_spv, flags);
 }
 
 void __attribute__((overloadable)) atomic_work_item_fence(cl_mem_fence_flags flags, memory_order order,
                                                           memory_scope scope) {
+  // Invalid arguments are errors even where the fence would emit nothing.
   check_work_item_scope(flags, scope);
-  uint ordering = ordering_semantics(order);
-  uint scope_spv = spirv_scope(scope);
-  if (ordering == SPV_SEMANTICS_NONE) return;
-  uint semantics = with_ordering(storage_semantics(flags), ordering);
+  const uint storage = storage_semantics(flags);
+  const uint ordering = ordering_semantics(order);
+  const uint scope_spv = fence_scope(flags, spirv_scope(scope));
+  const uint semantics = ordering == SPV_SEMANTICS_NONE ? SPV_SEMANTICS_NONE : with_ordering(storage, ordering);
   if (semantics != SPV_SEMANTICS_NONE) __spirv_MemoryBarrier(scope_spv, semantics);
 }
 
@@ -178,7 +211,7 @@ void __attribute__((overloadable)) sub_group_barrier(cl_mem_fence_flags flags) {
 }
 
 void __attribute__((overloadable)) sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
-  check_work_item_scope(flags, scope);
+  if (scope == memory_scope_work_item) __vkcl_error_work_item_scope_needs_image_fence_only();
   sub_group_control_barrier(spirv_scope(scope), flags);
 }
 

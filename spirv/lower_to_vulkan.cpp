@@ -3,6 +3,7 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
+#include "check_memory_semantics.h"
 #include "compile_error.h"
 #include "passes.h"
 
@@ -21,7 +22,15 @@ void validate(const std::vector<uint32_t>& words, spv_target_env env, const std:
     messages += "  word " + std::to_string(position.index) + ": " + message + "\n";
   });
   spvtools::ValidatorOptions options;
-  if (!tools.Validate(words.data(), words.size(), options)) {
+  bool valid = tools.Validate(words.data(), words.size(), options);
+  // Rules newer than this SPIRV-Tools, once per module (they do not depend on `env`).
+  if (valid && env == kTargetEnvironments[0]) {
+    for (const std::string& violation : spirv::memory_semantics_violations(words)) {
+      messages += "  " + violation + "\n";
+      valid = false;
+    }
+  }
+  if (!valid) {
     std::string disassembly;
     tools.Disassemble(words, &disassembly, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT);
     throw CompileError("internal error: vkcl produced SPIR-V that is invalid for " + environment_name(env) + " " +

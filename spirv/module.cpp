@@ -331,6 +331,10 @@ uint32_t Module::size_of(uint32_t type) const {
 
 std::optional<uint64_t> Module::constant_value(uint32_t id) const {
   const Instruction* c = find_global(id);
+  if (c && c->opcode == Op::OpConstantNull) {
+    const Instruction* type = find_global(c->type_id);
+    if (type && type->opcode == Op::OpTypeInt) return 0;
+  }
   if (!c || c->opcode != Op::OpConstant) return std::nullopt;
   uint64_t value = c->word(0);
   if (c->words.size() > 1) value |= uint64_t(c->word(1)) << 32;

@@ -307,7 +307,7 @@ TEST_F(ClcTest, InvalidWorkItemScopeIsAnErrorAtTheCall) {
         "}\n");
   ClcRun run = clc("--emit-kernel-spirv -cl-std=CL2.0 f.cl -o f.kspv");
   EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.err.find("f.cl:3:3: error: memory_scope_work_item is only valid with CLK_IMAGE_MEM_FENCE"),
+  EXPECT_NE(run.err.find("f.cl:3:3: error: memory_scope_work_item is only valid in atomic_work_item_fence with flags CLK_IMAGE_MEM_FENCE alone"),
             std::string::npos)
       << run.err;
 }

@@ -349,11 +349,15 @@ std::string unresolved_call_problem(llvm::StringRef mangled) {
   if (ref.startswith("__vkcl_error_")) {
     // builtins/ calls these for argument values the specification leaves
     // undefined; optimization removed every call whose arguments are valid.
-    if (ref == "__vkcl_error_invalid_fence_flags") return "invalid cl_mem_fence_flags value";
+    if (ref == "__vkcl_error_invalid_fence_flags")
+      return "invalid cl_mem_fence_flags value: only CLK_LOCAL_MEM_FENCE, CLK_GLOBAL_MEM_FENCE and "
+             "CLK_IMAGE_MEM_FENCE may be combined";
     if (ref == "__vkcl_error_invalid_memory_scope") return "invalid or unsupported memory_scope value";
     if (ref == "__vkcl_error_invalid_memory_order") return "invalid memory_order value";
     if (ref == "__vkcl_error_work_item_scope_needs_image_fence_only")
-      return "memory_scope_work_item is only valid with CLK_IMAGE_MEM_FENCE alone";
+      return "memory_scope_work_item is only valid in atomic_work_item_fence with flags CLK_IMAGE_MEM_FENCE alone";
+    if (ref == "__vkcl_error_image_fence_barrier_needs_work_group_scope")
+      return "work_group_barrier with CLK_IMAGE_MEM_FENCE needs memory_scope_work_group";
     return "invalid builtin argument (" + ref.drop_front(sizeof("__vkcl_error_") - 1).str() + ")";
   }
   if (ref == "printf") return "printf is not supported";
