@@ -66,6 +66,7 @@ VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const Lowe
       spirv::make_strip_kernel_decorations(), spirv::make_rewrite_entry_points(),
       spirv::make_lower_kernel_arguments(),   spirv::make_lower_builtin_variables(),
       spirv::make_legalize_pointers(),        spirv::make_map_memory_semantics(),
+      spirv::make_make_global_accesses_coherent(),
       spirv::make_structurize_control_flow(),
       spirv::make_emit_push_constant_blocks(), spirv::make_remove_unused_globals(),
       spirv::make_declare_vulkan_module(),

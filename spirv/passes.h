@@ -14,6 +14,7 @@ std::unique_ptr<Pass> make_lower_kernel_arguments();
 std::unique_ptr<Pass> make_lower_builtin_variables();
 std::unique_ptr<Pass> make_legalize_pointers();
 std::unique_ptr<Pass> make_map_memory_semantics();
+std::unique_ptr<Pass> make_make_global_accesses_coherent();
 std::unique_ptr<Pass> make_structurize_control_flow();
 std::unique_ptr<Pass> make_emit_push_constant_blocks();
 std::unique_ptr<Pass> make_remove_unused_globals();
