@@ -138,8 +138,76 @@ TEST_F(ClcTest, BadMemoryModelIsOneLineError) {
   EXPECT_EQ(run.err, "clc: error: invalid value 'opencl' in '--memory-model=opencl' (expected vulkan or glsl450)\n");
 }
 
+TEST_F(ClcTest, BadDeviceScopeIsOneLineError) {
+  write("k.cl", "kernel void k(global int* p) { p[0] = 1; }\n");
+  ClcRun run = clc("--device-scope=system k.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "clc: error: invalid value 'system' in '--device-scope=system' (expected device or queue-family)\n");
+}
+
+TEST_F(ClcTest, DeviceScopeFlagChoosesDeviceOrQueueFamilyAndTheFeatureFollows) {
+  write("k.cl",
+        "kernel void k(global int* p) {\n"
+        "  p[0] = 1;\n"
+        "  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, memory_scope_device);\n"
+        "  p[1] = 2;\n"
+        "}\n");
+  ASSERT_EQ(clc("-cl-std=CL2.0 k.cl -o device.spv").exit_code, 0);
+  EXPECT_NE(read("device.spv.reflection").find("feature vulkan_memory_model_device_scope\n"), std::string::npos);
+  ClcRun run = clc("-cl-std=CL2.0 --device-scope=queue-family k.cl -o queue.spv");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(read("queue.spv.reflection").find("vulkan_memory_model_device_scope"), std::string::npos)
+      << read("queue.spv.reflection");
+  EXPECT_NE(read("device.spv"), read("queue.spv"));
+}
+
 // ---------------------------------------------------------------------------
 // Front end
+
+TEST_F(ClcTest, OpenCL30FeatureMacrosSayWhatVkclSupports) {
+  // Present: what kernels need for sub-groups, scopes and orders.
+  write("yes.cl",
+        "#if !defined(__opencl_c_subgroups) || !defined(__opencl_c_atomic_scope_device) || \\\n"
+        "    !defined(__opencl_c_atomic_scope_all_devices) || !defined(__opencl_c_atomic_order_acq_rel) || \\\n"
+        "    !defined(__opencl_c_atomic_order_seq_cst) || !defined(__opencl_c_int64)\n"
+        "#error a supported feature is not advertised\n"
+        "#endif\n"
+        "kernel void k(global int* p) {\n"
+        "  p[0] = 1;\n"
+        "  sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);\n"
+        "  work_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_all_devices);\n"
+        "  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);\n"
+        "}\n");
+  ClcRun run = clc("-cl-std=CL3.0 yes.cl");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  // Absent: what vkcl cannot compile.
+  for (const char* feature : {"__opencl_c_pipes", "__opencl_c_device_enqueue", "__opencl_c_images",
+                              "__opencl_c_3d_image_writes"}) {
+    write("no.cl", std::string("#ifdef ") + feature + "\n#error advertised\n#endif\nkernel void k(global int* p) { p[0] = 1; }\n");
+    run = clc("-cl-std=CL3.0 no.cl");
+    EXPECT_EQ(run.exit_code, 0) << feature << " is advertised: " << run.err;
+  }
+}
+
+TEST_F(ClcTest, OpenCL30ImagesAreAnErrorAtTheUse) {
+  write("i.cl", "kernel void k(global int* p, read_only image2d_t image) { p[0] = 1; }\n");
+  ClcRun run = clc("-cl-std=CL3.0 i.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("i.cl:1:40: error: use of type '__read_only image2d_t' requires __opencl_c_images support"),
+            std::string::npos)
+      << run.err;
+  EXPECT_FALSE(exists("i.spv"));
+}
+
+TEST_F(ClcTest, WorkGroupCollectivesAreAnErrorAtTheCall) {
+  write("w.cl", "kernel void k(global int* p) {\n  p[0] = work_group_reduce_add(p[1]);\n}\n");
+  ClcRun run = clc("-cl-std=CL2.0 w.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err,
+            "w.cl:2:10: error: work-group collective functions ('work_group_reduce_add') are not supported yet\n"
+            "1 error generated.\n");
+  EXPECT_FALSE(exists("w.spv"));
+}
 
 TEST_F(ClcTest, SyntaxErrorNamesFileLineAndColumnAndWritesNothing) {
   write("bad.cl",
@@ -310,6 +378,35 @@ TEST_F(ClcTest, InvalidWorkItemScopeIsAnErrorAtTheCall) {
   EXPECT_NE(run.err.find("f.cl:3:3: error: memory_scope_work_item is only valid in atomic_work_item_fence with flags CLK_IMAGE_MEM_FENCE alone"),
             std::string::npos)
       << run.err;
+}
+
+// One test per rule the builtins enforce: the message, at the user's call.
+TEST_F(ClcTest, InvalidSynchronizationArgumentsAreErrorsAtTheCall) {
+  const struct {
+    const char* call;
+    const char* message;
+  } cases[] = {
+      {"barrier(8)", "invalid cl_mem_fence_flags value"},
+      {"mem_fence(CLK_LOCAL_MEM_FENCE | 16)", "invalid cl_mem_fence_flags value"},
+      {"atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, (memory_order)1, memory_scope_device)", "invalid memory_order value"},
+      {"atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire, (memory_scope)7)",
+       "invalid or unsupported memory_scope value"},
+      {"atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_relaxed, memory_scope_work_item)",
+       "memory_scope_work_item is only valid in atomic_work_item_fence with flags CLK_IMAGE_MEM_FENCE alone"},
+      {"work_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_work_item)",
+       "memory_scope_work_item is only valid in atomic_work_item_fence"},
+      {"sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_item)",
+       "memory_scope_work_item is only valid in atomic_work_item_fence"},
+      {"work_group_barrier(CLK_IMAGE_MEM_FENCE, memory_scope_device)",
+       "work_group_barrier with CLK_IMAGE_MEM_FENCE needs memory_scope_work_group"},
+  };
+  for (const auto& c : cases) {
+    write("s.cl", std::string("kernel void k(global int* p) {\n  p[0] = 1;\n  ") + c.call + ";\n}\n");
+    ClcRun run = clc("-cl-std=CL3.0 s.cl");
+    EXPECT_EQ(run.exit_code, 1) << c.call;
+    EXPECT_NE(run.err.find(std::string("s.cl:3:3: error: ") + c.message), std::string::npos) << c.call << "\n" << run.err;
+    EXPECT_FALSE(exists("s.spv")) << c.call;
+  }
 }
 
 TEST_F(ClcTest, PrintfIsNotSupported) {

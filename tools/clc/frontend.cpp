@@ -71,6 +71,16 @@ std::vector<std::string> frontend_arguments(std::string_view file_name, const Co
       "-disable-O0-optnone",
       "-disable-llvm-passes",
   };
+  // OpenCL C 3.0 makes features optional, and spir64 claims all of them.
+  // vkcl advertises only what it can compile, so that a kernel testing
+  // `#ifdef __opencl_c_pipes` takes its fallback path, and one that needs the
+  // feature anyway gets clang's error at the use. Sub-groups, device and
+  // all-devices scopes, acq_rel and seq_cst orders, int64, fp64 (checked
+  // against the device at load time) and the generic address space stay.
+  if (options.cl_std == OpenCLStd::CL3_0)
+    args.push_back(
+        "-cl-ext=-__opencl_c_pipes,-__opencl_c_device_enqueue,-__opencl_c_images,-__opencl_c_read_write_images,"
+        "-__opencl_c_3d_image_writes,-cl_khr_3d_image_writes");
   for (const std::string& define : options.defines) args.push_back("-D" + define);
   for (const std::string& dir : options.include_dirs) args.push_back("-I" + dir);
   args.insert(args.end(), {"-x", "cl", std::string(file_name)});

@@ -337,7 +337,7 @@ constexpr std::array kTranslatorBuiltins = {
     "async_work_group_strided_copy", "__to_global", "__to_local", "__to_private", "get_fence",
 };
 constexpr std::array kTranslatorBuiltinPrefixes = {
-    "native_", "half_", "convert_", "vload", "vstore", "atomic_", "atom_", "sub_group_", "work_group_",
+    "native_", "half_", "convert_", "vload", "vstore", "atomic_", "atom_", "sub_group_",
 };
 
 // Why a call to an undefined function cannot be compiled; empty when the
@@ -370,6 +370,8 @@ std::string unresolved_call_problem(llvm::StringRef mangled) {
   if (ref.startswith("read_image") || ref.startswith("write_image") || ref.startswith("get_image_") ||
       ref == "__translate_sampler_initializer")
     return "images are not supported ('" + ref.str() + "')";
+  if (ref.startswith("work_group_"))  // work_group_barrier is defined in builtins/, so never unresolved
+    return "work-group collective functions ('" + ref.str() + "') are not supported yet";
   for (const char* allowed : kTranslatorBuiltins) {
     if (ref == allowed) return {};
   }
