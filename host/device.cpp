@@ -175,7 +175,7 @@ std::shared_ptr<DeviceState> create_device(const DeviceOptions& options) {
   state->max_allocation_size = maintenance3.maxMemoryAllocationSize;
 
   FeatureSet features(state->physical, state->api_version);
-  state->features = features.supported();
+  state->features = without(features.supported(), options.withheld_features);
   for (const char* e : features.extensions())
     if (std::strcmp(e, VK_KHR_SPIRV_1_4_EXTENSION_NAME) == 0) state->spirv_1_4 = true;
 

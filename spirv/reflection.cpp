@@ -114,6 +114,12 @@ std::vector<std::string_view> missing_features(const ModuleFeatures& needed, con
   return missing;
 }
 
+ModuleFeatures without(ModuleFeatures features, const ModuleFeatures& removed) {
+  for (const auto& [name, member] : kFeatureNames)
+    if (removed.*member) features.*member = false;
+  return features;
+}
+
 std::string serialize(const ModuleReflection& reflection) {
   std::ostringstream out;
   out << kHeader << '\n';

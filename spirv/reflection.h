@@ -81,6 +81,8 @@ struct ModuleFeatures {
 
 // The names, as the text format spells them, of the features `needed` has and `available` lacks.
 std::vector<std::string_view> missing_features(const ModuleFeatures& needed, const ModuleFeatures& available);
+// `features` less every feature set in `removed`.
+ModuleFeatures without(ModuleFeatures features, const ModuleFeatures& removed);
 
 struct ModuleReflection {
   ModuleFeatures features;

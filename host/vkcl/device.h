@@ -30,6 +30,11 @@ struct DeviceOptions {
   // Khronos layer become an Error at the next call that checks (module load,
   // pipeline build, run).
   std::optional<bool> validation;
+  // Features the runtime treats as absent even where the device has them:
+  // modules that need them are refused, and build_program compiles without
+  // them (e.g. withholding vulkan_memory_model selects GLSL450). For testing
+  // the paths of lesser devices, and for working around a driver's bug.
+  ModuleFeatures withheld_features;
   // How long run() waits for a submission before giving up with an Error.
   std::chrono::milliseconds timeout{60'000};
 };
