@@ -16,11 +16,20 @@ struct Barrier {
 };
 
 std::vector<Barrier> barriers_in(std::span<const uint32_t> module);
-// Memory-semantics and scope operands of every instruction that has them (atomics included).
+
+// The scope and memory-semantics operands of every instruction that has them:
+// barriers, atomics and group operations.
+struct SynchronizationOperands {
+  std::vector<uint32_t> execution_scopes;
+  std::vector<uint32_t> memory_scopes;
+  std::vector<uint32_t> semantics;
+};
+SynchronizationOperands synchronization_operands_in(std::span<const uint32_t> module);
 std::vector<uint32_t> all_semantics_in(std::span<const uint32_t> module);
 // "OpControlBarrier Workgroup Workgroup WorkgroupMemory|AcquireRelease"
 std::string describe(const Barrier& barrier);
 std::string describe_semantics(uint32_t semantics);
+std::string describe_scope(uint32_t scope);  // "Workgroup"
 std::string disassemble(std::span<const uint32_t> module);
 
 }  // namespace vkcl::testing
