@@ -13,6 +13,19 @@
 //   global id         group id * enqueued local size + local id + global offset
 //   global size, global offset, enqueued local size, num groups, work dim:
 //                     push-constant fields, present only when read
+//   sub-group id, sub-group local id   SubgroupId, SubgroupLocalInvocationId
+//   max sub-group size                 SubgroupSize
+//   sub-group size    min(SubgroupSize, local items - SubgroupId * SubgroupSize):
+//                     smaller for the last sub-group of a work-group whose size
+//                     is not a multiple of SubgroupSize
+//   num sub-groups    ceil(local items / SubgroupSize), not NumSubgroups, which
+//                     lavapipe (Mesa 22.3.6) rounds down
+//   enqueued num sub-groups            ceil(enqueued local items / SubgroupSize)
+// (local items: the product of the local size's components). Sub-group
+// builtins declare GroupNonUniform and the subgroup_basic feature. They assume
+// what Vulkan does not promise but NVIDIA and lavapipe do: sub-group i holds
+// the work-items with LocalInvocationIndex i * SubgroupSize up to the next
+// multiple, so only the last sub-group is partial.
 // Values are computed in 32 bits; the host refuses ND-ranges that do not fit.
 #include <algorithm>
 #include <map>
@@ -53,6 +66,21 @@ class KernelBuiltins {
         uint32_t local = binary(Op::OpIAdd, uvec3_, scaled, vulkan_input(BuiltIn::LocalInvocationId, uvec3_));
         return finish(binary(Op::OpIAdd, uvec3_, local, field(NDRangeField::GlobalOffset)), type, result);
       }
+      case BuiltIn::SubgroupId:
+      case BuiltIn::SubgroupLocalInvocationId: return finish(subgroup_input(builtin), type, result);
+      case BuiltIn::SubgroupMaxSize: return finish(subgroup_input(BuiltIn::SubgroupSize), type, result);
+      case BuiltIn::SubgroupSize: {
+        uint32_t size = subgroup_input(BuiltIn::SubgroupSize);
+        uint32_t before = binary(Op::OpIMul, uint_, subgroup_input(BuiltIn::SubgroupId), size);
+        uint32_t left = binary(Op::OpISub, uint_, items(context_.workgroup_size), before);
+        uint32_t partial = binary(Op::OpULessThan, m_.type_bool(), left, size);
+        uint32_t value = m_.new_id();
+        out_->push_back(std::move(Instruction(Op::OpSelect, uint_, value).id(partial).id(left).id(size)));
+        return finish(value, type, result);
+      }
+      case BuiltIn::NumSubgroups: return finish(sub_groups(items(context_.workgroup_size)), type, result);
+      case BuiltIn::NumEnqueuedSubgroups:
+        return finish(sub_groups(items(field(NDRangeField::EnqueuedLocalSize))), type, result);
       default:
         throw CompileError("error: the work-item builtin with SPIR-V BuiltIn " + std::to_string(uint32_t(builtin)) +
                            " is not supported yet");
@@ -62,6 +90,30 @@ class KernelBuiltins {
  private:
   uint32_t group_id() {
     return binary(Op::OpIAdd, uvec3_, vulkan_input(BuiltIn::WorkgroupId, uvec3_), field(NDRangeField::GroupOffset));
+  }
+
+  uint32_t subgroup_input(BuiltIn builtin) {
+    m_.add_capability(spv::Capability::GroupNonUniform);
+    context_.reflection.features.subgroup_basic = true;
+    return vulkan_input(builtin, uint_);
+  }
+
+  // ceil(work_items / SubgroupSize)
+  uint32_t sub_groups(uint32_t work_items) {
+    uint32_t size = subgroup_input(BuiltIn::SubgroupSize);
+    uint32_t size_minus_1 = binary(Op::OpISub, uint_, size, m_.constant_u32(1));
+    return binary(Op::OpUDiv, uint_, binary(Op::OpIAdd, uint_, work_items, size_minus_1), size);
+  }
+
+  // x * y * z of a uvec3.
+  uint32_t items(uint32_t size) {
+    uint32_t product = 0;
+    for (uint32_t d = 0; d < 3; ++d) {
+      uint32_t component = m_.new_id();
+      out_->push_back(std::move(Instruction(Op::OpCompositeExtract, uint_, component).id(size).literal(d)));
+      product = d == 0 ? component : binary(Op::OpIMul, uint_, product, component);
+    }
+    return product;
   }
 
   uint32_t binary(Op op, uint32_t type, uint32_t a, uint32_t b) {

@@ -23,9 +23,11 @@ inline Device& device() {
   return d;
 }
 
+#ifdef VKCL_TEST_SHADER_DIR  // tests that load prebuilt modules
 inline std::filesystem::path shader(const char* name) {
   return std::filesystem::path(VKCL_TEST_SHADER_DIR) / (std::string(name) + ".spv");
 }
+#endif
 
 inline std::vector<uint32_t> read_words(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
