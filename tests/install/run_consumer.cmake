@@ -1,0 +1,50 @@
+# The install test: `cmake --install` of this build into a fresh prefix, then
+# tests/install/consumer configured with only that prefix, built, and run; the
+# installed clc compiles the consumer's kernel. Every step's output is kept
+# under WORK_DIR for a look after a failure.
+#
+#   cmake -DBINARY_DIR=<vkcl build> -DSOURCE_DIR=<tests/install> -DWORK_DIR=<scratch>
+#         -DGENERATOR=<generator> -DCXX_COMPILER=<path> -P run_consumer.cmake
+foreach(var BINARY_DIR SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_consumer.cmake: -D${var}= is required")
+  endif()
+endforeach()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+
+function(step name)
+  string(TIMESTAMP start "%s")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  string(TIMESTAMP end "%s")
+  file(WRITE ${WORK_DIR}/${name}.log "${out}")
+  math(EXPR seconds "${end} - ${start}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "install test: ${name} failed (${rc}):\n${out}")
+  endif()
+  message(STATUS "install test: ${name} (${seconds} s)")
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+
+step(install ${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${prefix})
+
+# What must be there, in the places GNUInstallDirs names on Debian (lib, not lib64).
+foreach(path bin/clc include/vkcl/host.h include/vkcl/reflection.h lib/libvkcl_host.a
+             lib/cmake/vkcl/vkclConfig.cmake lib/cmake/vkcl/vkclConfigVersion.cmake
+             lib/cmake/vkcl/vkclTargets.cmake)
+  if(NOT EXISTS ${prefix}/${path})
+    message(FATAL_ERROR "install test: ${path} was not installed")
+  endif()
+endforeach()
+
+step(clc ${prefix}/bin/clc ${SOURCE_DIR}/consumer/add_one.cl -o ${WORK_DIR}/add_one.spv)
+
+# No package registry, no vkcl source or build tree: only the prefix.
+step(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK_DIR}/build -G ${GENERATOR}
+     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release
+     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+step(build ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+step(run ${CMAKE_COMMAND} -E env VKCL_VALIDATION=1 ${WORK_DIR}/build/vkcl_consumer ${WORK_DIR}/add_one.spv)
+message(STATUS "${step_output}")
