@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "reflection.h"
+#include "vkcl/buffer.h"
 #include "vkcl/error.h"
 #include "vkcl/ndrange.h"
 
@@ -77,13 +78,22 @@ struct DeviceState {
   ~DeviceState();
 };
 
+// An allocation (root == nullptr: it owns buffer and memory) or a view of
+// one (root holds the allocation alive; buffer is the root's, not owned).
 struct BufferState {
   std::shared_ptr<DeviceState> device;
+  std::shared_ptr<BufferState> root;
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  std::byte* mapped = nullptr;
+  std::byte* mapped = nullptr;  // at `offset`; null unless host-visible
+  size_t offset = 0;            // into `buffer`
   size_t size = 0;
-  VkDeviceAddress address = 0;
+  VkDeviceAddress address = 0;  // of byte `offset`
+  Memory kind = Memory::HostVisible;
+  uint32_t heap = 0;
+
+  // The allocation itself: what a kernel argument or a submission keeps alive.
+  std::shared_ptr<BufferState> allocation(const std::shared_ptr<BufferState>& self) const { return root ? root : self; }
   ~BufferState();
 };
 

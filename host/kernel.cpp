@@ -49,7 +49,9 @@ void Kernel::set_arg(uint32_t index, const Buffer& buffer, size_t offset) {
                 std::to_string(b.size) + " bytes");
   VkDeviceAddress address = b.address + offset;
   std::memcpy(push_constants_.data() + a.offset, &address, sizeof address);
-  args_[index] = {true, buffer.state_, offset, 0};
+  // The allocation, not the handle: a view passed as a temporary
+  // (set_arg(0, buffer.view(256, 64))) stays valid while its buffer lives.
+  args_[index] = {true, b.allocation(buffer.state_), b.offset + offset, 0};
 }
 
 void Kernel::set_arg_bytes(uint32_t index, std::span<const std::byte> bytes) {

@@ -31,7 +31,10 @@ class Kernel {
   uint32_t arg_index(std::string_view arg_name) const;
 
   // Global or constant pointer: the buffer's address plus `offset` bytes,
-  // which must be inside the buffer and aligned as the pointee requires.
+  // which must be inside the buffer and aligned as the pointee requires (the
+  // reflection does not record the pointee, so only the range is checked).
+  // `buffer` may be a view (Buffer::view), even a temporary one: the
+  // argument holds the allocation, as weakly as it holds any buffer.
   void set_arg(uint32_t index, const Buffer& buffer, size_t offset = 0);
   // Scalar (or struct passed by value): sizeof(T) must be the reflected size.
   template <typename T>
