@@ -12,6 +12,7 @@
 
 #include "reflection.h"
 #include "vkcl/ndrange.h"
+#include "vkcl/queue.h"
 
 namespace vkcl {
 
@@ -63,16 +64,26 @@ class Device {
   std::chrono::milliseconds timeout() const;
   void set_timeout(std::chrono::milliseconds timeout);
 
-  // Runs `kernel` over `range` and waits for it: every split dispatch goes
-  // into one command buffer, one submission, one fence. Throws Error for
-  // unset or stale arguments, ranges and sizes the device cannot run, a
-  // timeout, or a lost device. Not thread-safe: one thread per Device.
+  // Runs `kernel` over `range` and waits for it: a CommandList of one kernel,
+  // submitted and waited for. Throws Error for unset or stale arguments,
+  // ranges and sizes the device cannot run, a timeout, or a lost device. Not
+  // thread-safe: one thread per Device.
   void run(const Kernel& kernel, const NDRange& range);
+
+  // Submits every command of `commands` in one command buffer, after
+  // everything submitted before (the Device is one in-order queue), and
+  // returns at once. Throws Error for a list of another Device, a lost device,
+  // or timestamps asked of a device that cannot write them.
+  Event submit(const CommandList& commands, const SubmitOptions& options = {});
+  // Whether the compute queue can write timestamps (its queue family's
+  // timestampValidBits is nonzero).
+  bool has_timestamps() const;
 
  private:
   explicit Device(std::shared_ptr<detail::DeviceState> state);
   std::shared_ptr<detail::DeviceState> state_;
   friend class Buffer;
+  friend class CommandList;
   friend class Program;
 };
 

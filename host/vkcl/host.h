@@ -1,4 +1,4 @@
-// The vkcl host runtime: Device, Buffer, Program, Kernel, NDRange.
+// The vkcl host runtime: Device, Buffer, Program, Kernel, NDRange, CommandList, Event.
 #pragma once
 
 #include "vkcl/buffer.h"
@@ -7,3 +7,4 @@
 #include "vkcl/kernel.h"
 #include "vkcl/ndrange.h"
 #include "vkcl/program.h"
+#include "vkcl/queue.h"

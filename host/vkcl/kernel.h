@@ -1,4 +1,4 @@
-// One kernel of a Program with its arguments, ready for Device::run.
+// One kernel of a Program with its arguments, ready for Device::run or CommandList::enqueue.
 #pragma once
 
 #include <cstddef>
@@ -21,8 +21,8 @@ struct ProgramState;
 }
 
 // Copyable: a copy has its own argument values. Arguments are checked
-// against the reflection when set; run() checks that all are set and that
-// every buffer still exists.
+// against the reflection when set; run() and CommandList::enqueue() check
+// that all are set and that every buffer still exists.
 class Kernel {
  public:
   const std::string& name() const;
@@ -72,7 +72,7 @@ class Kernel {
   std::vector<std::byte> push_constants_;  // argument bytes; ND-range fields are filled per dispatch
   std::vector<ArgValue> args_;
   friend class Program;
-  friend class Device;
+  friend class CommandList;  // enqueue() snapshots the argument values
 };
 
 }  // namespace vkcl

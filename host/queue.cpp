@@ -1,0 +1,125 @@
+// CommandList (what an enqueue checks and fixes), Event, and the Device
+// entry points that submit: Device::submit, and Device::run on top of it.
+#include "vkcl/queue.h"
+
+#include <cstring>
+
+#include "internal.h"
+#include "submission.h"
+#include "vkcl/buffer.h"
+#include "vkcl/device.h"
+#include "vkcl/kernel.h"
+
+namespace vkcl {
+namespace {
+
+void put(std::vector<std::byte>& block, uint32_t offset, const void* data, size_t size) {
+  std::memcpy(block.data() + offset, data, size);
+}
+
+void put_ndrange(std::vector<std::byte>& block, const KernelReflection& k, NDRangeField field,
+                 const std::array<uint32_t, 3>& value) {
+  if (auto offset = k.ndrange_offset(field)) {
+    const uint32_t v[4] = {value[0], value[1], value[2], 0};
+    put(block, *offset, v, sizeof v);
+  }
+}
+
+}  // namespace
+
+CommandList::CommandList(Device& device) : device_(device.state_) {}
+CommandList::CommandList(const CommandList&) = default;
+CommandList& CommandList::operator=(const CommandList&) = default;
+CommandList::CommandList(CommandList&&) noexcept = default;
+CommandList& CommandList::operator=(CommandList&&) noexcept = default;
+CommandList::~CommandList() = default;
+
+size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
+  detail::DeviceState& dev = *device_;
+  dev.check_usable();
+  detail::ProgramState& program = *kernel.program_;
+  const KernelReflection& k = kernel.reflection();
+  if (program.device != device_)
+    throw Error("kernel '" + k.name + "' belongs to a program of another Device than this CommandList's (" +
+                dev.properties.deviceName + ")");
+
+  auto enqueued = std::make_shared<detail::EnqueuedKernel>();
+  enqueued->program = kernel.program_;
+  enqueued->name = k.name;
+
+  // Arguments: all set, buffers alive (and now kept alive by the snapshot).
+  std::vector<std::pair<uint32_t, uint32_t>> local_lengths;
+  uint64_t shared_bytes = k.static_local_memory;
+  std::string unset;
+  for (const KernelArg& a : k.args) {
+    const auto& value = kernel.args_[a.index];
+    if (!value.set) {
+      unset += (unset.empty() ? "" : ", ") + std::to_string(a.index) + (a.name.empty() ? "" : " (" + a.name + ")");
+    } else if (a.kind == ArgKind::LocalPointer) {
+      local_lengths.emplace_back(a.spec_id, value.local_length);
+      shared_bytes += uint64_t(value.local_length) * a.element_size;
+    } else if (a.kind != ArgKind::Scalar) {
+      auto buffer = value.buffer.lock();
+      if (!buffer) throw Error(kernel.describe_arg(a.index) + ": its buffer was destroyed after set_arg");
+      enqueued->buffers.push_back(std::move(buffer));
+    }
+  }
+  if (!unset.empty()) throw Error("kernel '" + k.name + "': argument(s) not set: " + unset);
+
+  const VkPhysicalDeviceLimits& limits = dev.properties.limits;
+  if (shared_bytes > limits.maxComputeSharedMemorySize)
+    throw Error("kernel '" + k.name + "' needs " + std::to_string(shared_bytes) + " bytes of __local memory (" +
+                std::to_string(k.static_local_memory) + " in the kernel, the rest in __local arguments); " +
+                dev.properties.deviceName + " allows maxComputeSharedMemorySize = " +
+                std::to_string(limits.maxComputeSharedMemorySize));
+  enqueued->layout = program.layout(kernel.kernel_index_);
+
+  DispatchPlan plan;
+  try {
+    plan = plan_dispatch(range, dev.dispatch_limits(), k.required_work_group_size);
+  } catch (const Error& e) {
+    throw Error("kernel '" + k.name + "': " + e.what());
+  }
+  // Pipelines are built now, so that a driver's refusal is an error of this
+  // enqueue rather than of a later submit.
+  for (const Dispatch& d : plan.dispatches)
+    enqueued->pipelines.push_back(program.pipeline(kernel.kernel_index_, d.local_size, local_lengths));
+  enqueued->dispatches = std::move(plan.dispatches);
+
+  std::vector<std::byte>& push = enqueued->push_constants = kernel.push_constants_;
+  put_ndrange(push, k, NDRangeField::GlobalOffset, plan.offset);
+  put_ndrange(push, k, NDRangeField::GlobalSize, plan.global);
+  put_ndrange(push, k, NDRangeField::EnqueuedLocalSize, plan.enqueued_local);
+  put_ndrange(push, k, NDRangeField::NumGroups, plan.num_groups);
+  if (auto offset = k.ndrange_offset(NDRangeField::WorkDim)) put(push, *offset, &plan.dims, sizeof plan.dims);
+  enqueued->group_offset_at = k.ndrange_offset(NDRangeField::GroupOffset);
+
+  kernels_.push_back(std::move(enqueued));
+  return kernels_.size() - 1;
+}
+
+Event::Event(std::shared_ptr<detail::SubmissionState> state) : state_(std::move(state)) {}
+Event::Event(Event&&) noexcept = default;
+Event& Event::operator=(Event&&) noexcept = default;
+Event::~Event() = default;
+
+bool Event::done() const { return state_->poll(); }
+void Event::wait() const { state_->wait(); }
+std::vector<KernelTime> Event::kernel_times() const { return state_->kernel_times(); }
+
+Event Device::submit(const CommandList& commands, const SubmitOptions& options) {
+  if (commands.device_ != state_)
+    throw Error("Device::submit: the CommandList was made for " + std::string(commands.device_->properties.deviceName) +
+                ", another Device than this one (" + state_->properties.deviceName + ")");
+  return Event(detail::submit(state_, commands.kernels_, options.timestamps));
+}
+
+void Device::run(const Kernel& kernel, const NDRange& range) {
+  CommandList commands(*this);
+  commands.enqueue(kernel, range);
+  submit(commands).wait();
+}
+
+bool Device::has_timestamps() const { return !detail::timestamps_unavailable(*state_); }
+
+}  // namespace vkcl

@@ -1,0 +1,239 @@
+#include "submission.h"
+
+#include <cstring>
+
+namespace vkcl::detail {
+namespace {
+
+// Every memory barrier vkcl records is global (VkMemoryBarrier): OpenCL
+// kernels reach buffers through device addresses, so no command knows which
+// buffer ranges another one touched.
+void memory_barrier(const VolkDeviceTable& vk, VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src,
+                    VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, src, dst};
+  vk.vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+// The split dispatches of one ND-range. Its work-groups are unordered in
+// OpenCL, so no barriers go between them.
+void record_dispatches(const VolkDeviceTable& vk, VkCommandBuffer cb, const EnqueuedKernel& kernel) {
+  std::vector<std::byte> push = kernel.push_constants;
+  VkPipeline bound = VK_NULL_HANDLE;
+  for (size_t i = 0; i < kernel.dispatches.size(); ++i) {
+    const Dispatch& d = kernel.dispatches[i];
+    if (kernel.pipelines[i] != bound) vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, bound = kernel.pipelines[i]);
+    if (kernel.group_offset_at) {
+      const uint32_t v[4] = {d.group_offset[0], d.group_offset[1], d.group_offset[2], 0};
+      std::memcpy(push.data() + *kernel.group_offset_at, v, sizeof v);
+    }
+    if (!push.empty())
+      vk.vkCmdPushConstants(cb, kernel.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push.size()),
+                            push.data());
+    vk.vkCmdDispatch(cb, d.group_count[0], d.group_count[1], d.group_count[2]);
+  }
+}
+
+uint32_t timestamp_valid_bits(const DeviceState& dev) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(dev.physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(dev.physical, &count, families.data());
+  return dev.queue_family < count ? families[dev.queue_family].timestampValidBits : 0;
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  // A long chain would make an unreadable message; the first few say enough.
+  constexpr size_t kShown = 4;
+  std::string list;
+  for (size_t i = 0; i < names.size() && i < kShown; ++i) list += (i ? ", '" : "'") + names[i] + "'";
+  if (names.size() > kShown) list += " and " + std::to_string(names.size() - kShown) + " more";
+  return list;
+}
+
+}  // namespace
+
+TimestampPool::~TimestampPool() {
+  if (pool) device->vk.vkDestroyQueryPool(device->device, pool, nullptr);
+}
+
+std::string SubmissionState::describe() const {
+  if (kernel_names.empty()) return "a submission with no kernels";
+  return (kernel_names.size() == 1 ? "kernel " : "kernels ") + quoted_list(kernel_names);
+}
+
+bool SubmissionState::poll() {
+  if (finished) return true;
+  DeviceState& dev = *device;
+  VkResult result = dev.vk.vkGetFenceStatus(dev.device, fence);
+  if (result == VK_NOT_READY) return false;
+  if (result == VK_ERROR_DEVICE_LOST) {
+    dev.lost = true;
+    throw Error("the device was lost while " + describe() + " ran (vkGetFenceStatus returned VK_ERROR_DEVICE_LOST)",
+                VK_ERROR_DEVICE_LOST);
+  }
+  check(result, "vkGetFenceStatus (" + describe() + ")");
+  return true;
+}
+
+void SubmissionState::wait() {
+  if (finished) return;
+  DeviceState& dev = *device;
+  dev.check_usable();
+  const auto timeout_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(dev.timeout).count();
+  VkResult result = dev.vk.vkWaitForFences(dev.device, 1, &fence, VK_TRUE, static_cast<uint64_t>(timeout_ns));
+  if (result == VK_TIMEOUT)
+    throw Error(describe() + " did not finish within " + std::to_string(dev.timeout.count()) +
+                " ms (vkWaitForFences returned VK_TIMEOUT); it may never end", VK_TIMEOUT);
+  if (result == VK_ERROR_DEVICE_LOST) {
+    dev.lost = true;
+    throw Error("the device was lost while " + describe() + " ran (vkWaitForFences returned VK_ERROR_DEVICE_LOST)",
+                VK_ERROR_DEVICE_LOST);
+  }
+  check(result, "vkWaitForFences (" + describe() + ")");
+  finished = true;
+  // Submissions left running earlier hold their device alive (see
+  // PendingSubmission); free those that are done now rather than at the next
+  // submit, which may never come.
+  reap_pending(dev);
+  dev.check_validation("the run of " + describe());
+}
+
+const std::vector<KernelTime>& SubmissionState::kernel_times() {
+  wait();
+  if (times) return *times;
+  if (!timestamps)
+    throw Error("Event::kernel_times: " + describe() + " was submitted without timestamps (SubmitOptions::timestamps)");
+  DeviceState& dev = *device;
+  std::vector<uint64_t> ticks(timestamps->count);
+  check(dev.vk.vkGetQueryPoolResults(dev.device, timestamps->pool, 0, timestamps->count, ticks.size() * sizeof(uint64_t),
+                                     ticks.data(), sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+        "vkGetQueryPoolResults");
+  // Counters narrower than 64 bits wrap; differences modulo their width are right.
+  const uint32_t bits = timestamp_valid_bits(dev);
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const double period = dev.properties.limits.timestampPeriod;  // nanoseconds per tick
+  auto since_first = [&](uint64_t tick) {
+    return std::chrono::nanoseconds(static_cast<int64_t>(static_cast<double>((tick - ticks[0]) & mask) * period));
+  };
+  std::vector<KernelTime> result;
+  for (size_t i = 0; i < kernel_names.size(); ++i)
+    result.push_back({kernel_names[i], since_first(ticks[2 * i]), since_first(ticks[2 * i + 1])});
+  times = std::move(result);
+  return *times;
+}
+
+SubmissionState::~SubmissionState() {
+  if (!device) return;
+  DeviceState& dev = *device;
+  if (submitted && !finished && dev.vk.vkGetFenceStatus(dev.device, fence) != VK_SUCCESS) {
+    PendingSubmission pending{command_buffer, fence, std::move(keep_alive)};
+    if (timestamps) pending.keep_alive.push_back(std::move(timestamps));
+    dev.pending.push_back(std::move(pending));
+    return;
+  }
+  if (command_buffer) dev.vk.vkFreeCommandBuffers(dev.device, dev.command_pool, 1, &command_buffer);
+  if (fence) dev.vk.vkDestroyFence(dev.device, fence, nullptr);
+}
+
+std::optional<std::string> timestamps_unavailable(const DeviceState& dev) {
+  if (timestamp_valid_bits(dev) == 0)
+    return std::string(dev.properties.deviceName) + " cannot write timestamps on its compute queue (queue family " +
+           std::to_string(dev.queue_family) + " has timestampValidBits = 0; timestampComputeAndGraphics = " +
+           (dev.properties.limits.timestampComputeAndGraphics ? "VK_TRUE" : "VK_FALSE") + ")";
+  if (!(dev.properties.limits.timestampPeriod > 0))
+    return std::string(dev.properties.deviceName) + " reports timestampPeriod = " +
+           std::to_string(dev.properties.limits.timestampPeriod) + ", so its timestamps cannot be turned into time";
+  return std::nullopt;
+}
+
+void reap_pending(DeviceState& dev) {
+  std::erase_if(dev.pending, [&](const PendingSubmission& p) {
+    if (dev.vk.vkGetFenceStatus(dev.device, p.fence) != VK_SUCCESS) return false;
+    dev.vk.vkFreeCommandBuffers(dev.device, dev.command_pool, 1, &p.command_buffer);
+    dev.vk.vkDestroyFence(dev.device, p.fence, nullptr);
+    return true;
+  });
+}
+
+std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& device,
+                                        std::span<const std::shared_ptr<const EnqueuedKernel>> kernels,
+                                        bool timestamps) {
+  DeviceState& dev = *device;
+  dev.check_usable();
+  if (timestamps)
+    if (auto why = timestamps_unavailable(dev)) throw Error("timestamps were asked for, but " + *why);
+  reap_pending(dev);
+
+  auto state = std::make_shared<SubmissionState>();
+  state->device = device;
+  for (const auto& kernel : kernels) {
+    state->kernel_names.push_back(kernel->name);
+    state->keep_alive.push_back(kernel->program);
+    state->keep_alive.insert(state->keep_alive.end(), kernel->buffers.begin(), kernel->buffers.end());
+  }
+
+  const VolkDeviceTable& vk = dev.vk;
+  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  allocate.commandPool = dev.command_pool;
+  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocate.commandBufferCount = 1;
+  check(vk.vkAllocateCommandBuffers(dev.device, &allocate, &state->command_buffer), "vkAllocateCommandBuffers");
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  check(vk.vkCreateFence(dev.device, &fence_info, nullptr, &state->fence), "vkCreateFence");
+  if (timestamps && !kernels.empty()) {
+    auto pool = std::make_shared<TimestampPool>();
+    pool->device = device;
+    pool->count = static_cast<uint32_t>(2 * kernels.size());
+    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = pool->count;
+    check(vk.vkCreateQueryPool(dev.device, &info, nullptr, &pool->pool), "vkCreateQueryPool");
+    state->timestamps = std::move(pool);
+  } else if (timestamps) {
+    state->times.emplace();  // nothing to time: kernel_times() is empty
+    state->timestamps = std::make_shared<TimestampPool>();
+    state->timestamps->device = device;
+  }
+
+  VkCommandBuffer cb = state->command_buffer;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(vk.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  VkQueryPool pool = state->timestamps ? state->timestamps->pool : VK_NULL_HANDLE;
+  if (pool) vk.vkCmdResetQueryPool(cb, pool, 0, state->timestamps->count);
+
+  constexpr VkPipelineStageFlags kCompute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  constexpr VkAccessFlags kShaderAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  // Earlier submissions' writes (kernels, and transfers such as staging
+  // copies) must be visible here: waiting on their fence orders execution
+  // but does not make device writes available. A barrier's first scope
+  // reaches back across submissions on the same queue.
+  memory_barrier(vk, cb, kCompute | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kCompute, kShaderAccess);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    // In-order queue: each kernel sees all writes of the one before, and
+    // does not start writing before that one has finished reading.
+    if (i > 0) memory_barrier(vk, cb, kCompute, VK_ACCESS_SHADER_WRITE_BIT, kCompute, kShaderAccess);
+    // BOTTOM_OF_PIPE: the stamp waits for every earlier command to end, so a
+    // kernel's time never includes the tail of the one before it.
+    if (pool) vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, static_cast<uint32_t>(2 * i));
+    record_dispatches(vk, cb, *kernels[i]);
+    if (pool) vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, static_cast<uint32_t>(2 * i + 1));
+  }
+  // The host reads buffers through their mapping once the fence signals;
+  // transfers submitted later (staging reads) read them on the device.
+  memory_barrier(vk, cb, kCompute, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+
+  VkSubmitInfo submit_info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit_info.commandBufferCount = 1;
+  submit_info.pCommandBuffers = &cb;
+  VkResult result = vk.vkQueueSubmit(dev.queue, 1, &submit_info, state->fence);
+  if (result == VK_ERROR_DEVICE_LOST) dev.lost = true;
+  check(result, "vkQueueSubmit (" + state->describe() + ")");
+  state->submitted = true;
+  return state;
+}
+
+}  // namespace vkcl::detail

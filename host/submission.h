@@ -1,0 +1,83 @@
+// The one place where vkcl records Vulkan commands: enqueued kernels become
+// one command buffer with the barriers of an in-order queue between them, one
+// vkQueueSubmit and one fence; a SubmissionState owns all of it until the GPU
+// is done. Device::submit and Device::run (host/queue.cpp) both come here.
+#pragma once
+
+#include <volk.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "internal.h"
+#include "vkcl/ndrange.h"
+#include "vkcl/queue.h"
+
+namespace vkcl::detail {
+
+// A kernel as CommandList::enqueue fixed it: every value the recording needs,
+// already checked against the device's limits, so recording cannot fail on
+// the caller's account.
+struct EnqueuedKernel {
+  std::shared_ptr<ProgramState> program;  // owns the layout and the pipelines
+  std::string name;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  std::vector<Dispatch> dispatches;  // empty for a global size of 0
+  std::vector<VkPipeline> pipelines;  // one per dispatch
+  // Argument values and ND-range fields; each dispatch writes its own
+  // group_offset at group_offset_at, when the kernel reads it.
+  std::vector<std::byte> push_constants;
+  std::optional<uint32_t> group_offset_at;
+  std::vector<std::shared_ptr<BufferState>> buffers;  // kept alive until the submission ends
+};
+
+// Destroys its query pool with the last owner: the submission, or the
+// DeviceState::pending entry a still-running submission is handed to.
+struct TimestampPool {
+  std::shared_ptr<DeviceState> device;
+  VkQueryPool pool = VK_NULL_HANDLE;
+  uint32_t count = 0;
+  ~TimestampPool();
+};
+
+struct SubmissionState {
+  std::shared_ptr<DeviceState> device;
+  VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  std::shared_ptr<TimestampPool> timestamps;  // null unless asked for
+  std::vector<std::string> kernel_names;      // in enqueue order
+  std::vector<std::shared_ptr<void>> keep_alive;  // programs and buffers the commands use
+  bool submitted = false;
+  bool finished = false;  // the fence signalled and wait() checked validation
+  std::optional<std::vector<KernelTime>> times;  // read once
+
+  // "kernel 'a'", "kernels 'a', 'b'", "a submission with no kernels".
+  std::string describe() const;
+  bool poll();
+  void wait();
+  const std::vector<KernelTime>& kernel_times();
+  // Frees the command buffer and fence once the fence has signalled; a
+  // submission still running is handed to DeviceState::pending with what it
+  // uses, since freeing those now would be undefined behaviour.
+  ~SubmissionState();
+};
+
+// Empty when the device's compute queue can write timestamps, else why not.
+std::optional<std::string> timestamps_unavailable(const DeviceState& device);
+
+// Records `kernels` in order into one command buffer and submits it. Throws
+// Error before anything is submitted when a Vulkan call fails or timestamps
+// are asked of a device that cannot write them.
+std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& device,
+                                        std::span<const std::shared_ptr<const EnqueuedKernel>> kernels,
+                                        bool timestamps);
+
+// Frees submissions left running (timed out, or their Event dropped) that
+// have finished since.
+void reap_pending(DeviceState& device);
+
+}  // namespace vkcl::detail
