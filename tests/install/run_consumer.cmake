@@ -1,11 +1,14 @@
 # The install test: `cmake --install` of this build into a fresh prefix, then
 # tests/install/consumer configured with only that prefix, built, and run; the
 # installed clc compiles the consumer's kernel. Every step's output is kept
-# under WORK_DIR for a look after a failure.
+# under WORK_DIR for a look after a failure. WITH_CLC and WITH_RUN (0 or 1)
+# say whether the build has clc and vkcl-run, which must then be installed;
+# without clc the consumer only creates a device and a buffer.
 #
 #   cmake -DBINARY_DIR=<vkcl build> -DSOURCE_DIR=<tests/install> -DWORK_DIR=<scratch>
-#         -DGENERATOR=<generator> -DCXX_COMPILER=<path> -P run_consumer.cmake
-foreach(var BINARY_DIR SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
+#         -DGENERATOR=<generator> -DCXX_COMPILER=<path> -DWITH_CLC=<0|1> -DWITH_RUN=<0|1>
+#         -P run_consumer.cmake
+foreach(var BINARY_DIR SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER WITH_CLC WITH_RUN)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_consumer.cmake: -D${var}= is required")
   endif()
@@ -31,20 +34,34 @@ endfunction()
 step(install ${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${prefix})
 
 # What must be there, in the places GNUInstallDirs names on Debian (lib, not lib64).
-foreach(path bin/clc include/vkcl/host.h include/vkcl/reflection.h lib/libvkcl_host.a
+set(expected include/vkcl/host.h include/vkcl/reflection.h lib/libvkcl_host.a lib/libvkcl_reflection.a
              lib/cmake/vkcl/vkclConfig.cmake lib/cmake/vkcl/vkclConfigVersion.cmake
              lib/cmake/vkcl/vkclTargets.cmake)
+if(WITH_CLC)
+  list(APPEND expected bin/clc)
+endif()
+if(WITH_RUN)
+  list(APPEND expected bin/vkcl-run)
+endif()
+foreach(path IN LISTS expected)
   if(NOT EXISTS ${prefix}/${path})
     message(FATAL_ERROR "install test: ${path} was not installed")
   endif()
 endforeach()
 
-step(clc ${prefix}/bin/clc ${SOURCE_DIR}/consumer/add_one.cl -o ${WORK_DIR}/add_one.spv)
+set(kernel)
+if(WITH_CLC)
+  step(clc ${prefix}/bin/clc ${SOURCE_DIR}/consumer/add_one.cl -o ${WORK_DIR}/add_one.spv)
+  set(kernel ${WORK_DIR}/add_one.spv)
+endif()
+if(WITH_RUN)
+  step(vkcl-run ${CMAKE_COMMAND} -E env VKCL_VALIDATION=1 ${prefix}/bin/vkcl-run --list-devices)
+endif()
 
 # No package registry, no vkcl source or build tree: only the prefix.
 step(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK_DIR}/build -G ${GENERATOR}
      -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release
-     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DVKCL_EXPECT_CLC=${WITH_CLC})
 step(build ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
-step(run ${CMAKE_COMMAND} -E env VKCL_VALIDATION=1 ${WORK_DIR}/build/vkcl_consumer ${WORK_DIR}/add_one.spv)
+step(run ${CMAKE_COMMAND} -E env VKCL_VALIDATION=1 ${WORK_DIR}/build/vkcl_consumer ${kernel})
 message(STATUS "${step_output}")
