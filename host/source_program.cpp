@@ -1,8 +1,93 @@
 #include "vkcl/source_program.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+#include "compile_module.h"
 #include "vkcl/device.h"
+#include "vkcl/error.h"
 
 namespace vkcl {
+namespace {
+
+namespace fs = std::filesystem;
+
+// FNV-1a, 64 bits: stable across compilers and runs, unlike std::hash.
+class Fnv1a {
+ public:
+  Fnv1a& add(std::string_view text) {
+    for (unsigned char c : text) hash_ = (hash_ ^ c) * 0x100000001b3ull;
+    hash_ = (hash_ ^ 0xffu) * 0x100000001b3ull;  // field separator: ("ab","c") != ("a","bc")
+    return *this;
+  }
+  Fnv1a& add(long long value) { return add(std::to_string(value)); }
+  uint64_t value() const { return hash_; }
+
+ private:
+  uint64_t hash_ = 0xcbf29ce484222325ull;
+};
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Written beside the destination, then renamed: readers never see half a file.
+void write_atomically(const fs::path& path, std::string_view bytes) {
+  fs::path temporary = path;
+  temporary += ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    if (!out) throw Error("VKCL_MODULE_CACHE: cannot write '" + temporary.string() + "'");
+  }
+  fs::rename(temporary, path);
+}
+
+std::optional<VulkanModule> load_cached(const fs::path& spv) {
+  fs::path reflection = spv;
+  reflection += ".reflection";
+  if (!fs::exists(spv) || !fs::exists(reflection)) return std::nullopt;
+  std::string bytes = read_bytes(spv);
+  if (bytes.empty() || bytes.size() % 4 != 0) throw Error("VKCL_MODULE_CACHE: '" + spv.string() + "' is not a SPIR-V module");
+  VulkanModule module;
+  module.words.resize(bytes.size() / 4);
+  std::memcpy(module.words.data(), bytes.data(), bytes.size());
+  try {
+    module.reflection = parse_reflection(read_bytes(reflection));
+  } catch (const std::exception& e) {
+    throw Error("VKCL_MODULE_CACHE: '" + reflection.string() + "': " + e.what());
+  }
+  return module;
+}
+
+void store(const fs::path& spv, const VulkanModule& module) {
+  fs::path reflection = spv;
+  reflection += ".reflection";
+  write_atomically(spv, std::string_view(reinterpret_cast<const char*>(module.words.data()), module.words.size() * 4));
+  write_atomically(reflection, serialize(module.reflection));
+}
+
+VulkanModule compiled_module(std::string_view source, std::string_view file_name, const CompileOptions& options) {
+  const char* cache = std::getenv("VKCL_MODULE_CACHE");
+  if (cache == nullptr || *cache == '\0') return detail::compile_module(source, file_name, options);
+  std::error_code error;
+  fs::create_directories(cache, error);
+  const fs::path spv = fs::path(cache) / (module_cache_key(source, file_name, options) + ".spv");
+  if (std::optional<VulkanModule> cached = load_cached(spv)) return std::move(*cached);
+  VulkanModule module = detail::compile_module(source, file_name, options);
+  store(spv, module);
+  return module;
+}
+
+}  // namespace
 
 CompileOptions compile_options_for(const ModuleFeatures& device_features, CompileOptions options) {
   options.memory_model = device_features.vulkan_memory_model ? MemoryModel::Vulkan : MemoryModel::GLSL450;
@@ -10,9 +95,26 @@ CompileOptions compile_options_for(const ModuleFeatures& device_features, Compil
   return options;
 }
 
+std::string module_cache_key(std::string_view source, std::string_view file_name, const CompileOptions& options) {
+  Fnv1a hash;
+  hash.add("vkcl-module-key 1").add(source).add(file_name).add(static_cast<int>(options.cl_std));
+  hash.add(options.optimize).add(static_cast<int>(options.memory_model)).add(options.vulkan_device_scope);
+  hash.add(options.lower);
+  for (const std::string& define : options.defines) hash.add("-D").add(define);
+  for (const std::string& dir : options.include_dirs) hash.add("-I").add(dir);
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash.value()));
+  return text;
+}
+
+VulkanModule compile_module_for(const ModuleFeatures& device_features, std::string_view source,
+                                std::string_view file_name, CompileOptions options) {
+  return compiled_module(source, file_name, compile_options_for(device_features, std::move(options)));
+}
+
 Program build_program(Device& device, std::string_view source, std::string_view file_name, CompileOptions options) {
-  CompileResult compiled = compile_opencl(source, file_name, compile_options_for(device.features(), std::move(options)));
-  return Program(device, compiled.module.words, std::move(compiled.module.reflection));
+  VulkanModule module = compile_module_for(device.features(), source, file_name, std::move(options));
+  return Program(device, module.words, std::move(module.reflection));
 }
 
 }  // namespace vkcl

@@ -56,12 +56,17 @@ install(FILES ${vkcl_host_headers} ${PROJECT_SOURCE_DIR}/spirv/reflection.h
 
 # The tools link LLVM, clang and the translator from /usr/lib/llvm-15/lib:
 # keep that directory in the installed binaries' RPATH.
-set(vkcl_programs clc)
+set(vkcl_programs)
+if(TARGET clc)
+  list(APPEND vkcl_programs clc)
+endif()
 if(TARGET vkcl-run)
   list(APPEND vkcl_programs vkcl-run)
 endif()
-set_target_properties(${vkcl_programs} PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
-install(TARGETS ${vkcl_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(vkcl_programs)
+  set_target_properties(${vkcl_programs} PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+  install(TARGETS ${vkcl_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 
 install(EXPORT vkclTargets
         NAMESPACE vkcl::

@@ -5,8 +5,18 @@
 // also has vulkanMemoryModelDeviceScope, else QueueFamily), GLSL450
 // otherwise. A module built offline by clc carries its choice in its
 // reflection, and Program refuses it on a device that lacks the feature.
+//
+// VKCL_MODULE_CACHE=<dir> keeps every module build_program compiles in <dir>
+// (<key>.spv and <key>.spv.reflection, the key a hash of the source, its file
+// name and the compile options) and reuses it when asked for the same again.
+// A build configured with -DVKCL_WITH_COMPILER=OFF has no compiler (no LLVM):
+// there build_program only finds modules in that directory, so kernels
+// compiled here can run on a machine without our toolchain. The key does not
+// cover the compiler itself or files the source includes: empty the
+// directory after changing either.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "compiler.h"
@@ -20,9 +30,18 @@ class Device;
 // `options` with the memory-model choices set for a device with `device_features`.
 CompileOptions compile_options_for(const ModuleFeatures& device_features, CompileOptions options = {});
 
+// The module compile_options_for(device_features, options) gives, through
+// VKCL_MODULE_CACHE when it is set. Throws as build_program does.
+VulkanModule compile_module_for(const ModuleFeatures& device_features, std::string_view source,
+                                std::string_view file_name, CompileOptions options = {});
+
 // Compiles `source` (named `file_name` in diagnostics) for `device` and loads
-// it. Throws CompileError for the source, Error for the device.
+// it. Throws CompileError for the source, Error for the device, and Error
+// when this build has no compiler and VKCL_MODULE_CACHE holds no such module.
 Program build_program(Device& device, std::string_view source, std::string_view file_name,
                       CompileOptions options = {});
+
+// The name build_program gives the module in VKCL_MODULE_CACHE (16 hex digits).
+std::string module_cache_key(std::string_view source, std::string_view file_name, const CompileOptions& options);
 
 }  // namespace vkcl

@@ -103,10 +103,12 @@ TEST(MemoryModelChoice, FullDeviceGetsVulkanWithDeviceScope) {
 }
 
 TEST(MemoryModelChoice, ModuleForTheVulkanModelIsRefusedWhereItIsMissing) {
-  CompileResult compiled = compile_opencl(kGlobalExchange, "exchange.cl", cl20());  // Vulkan, device scope
+  ModuleFeatures full;
+  full.vulkan_memory_model = full.vulkan_memory_model_device_scope = true;
+  VulkanModule module = compile_module_for(full, kGlobalExchange, "exchange.cl", cl20());
   Device device = device_without([](ModuleFeatures& f) { f.vulkan_memory_model = f.vulkan_memory_model_device_scope = true; });
   try {
-    Program program(device, compiled.module.words, compiled.module.reflection);
+    Program program(device, module.words, module.reflection);
     FAIL() << "a Vulkan-memory-model module was accepted by a device without the feature";
   } catch (const Error& error) {
     EXPECT_NE(std::string(error.what()).find("lacks: vulkan_memory_model, vulkan_memory_model_device_scope"),

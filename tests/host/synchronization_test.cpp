@@ -112,12 +112,26 @@ Row message_passing(const Item& item) {
 
 const char* std_name(OpenCLStd s) { return s == OpenCLStd::CL1_2 ? "CL1.2" : s == OpenCLStd::CL2_0 ? "CL2.0" : "CL3.0"; }
 
-// Built once per (source, options, memory model). Vulkan: build_program, as
-// a user would; GLSL450: compile_opencl told so, since build_program picks
-// the memory model from the device.
+// The device a memory model is tested on: build_program picks the model
+// from the device, so GLSL450 runs on the same device with
+// vulkanMemoryModel withheld, as on a device that lacks it.
+Device& device_for(MemoryModel model) {
+  if (model == MemoryModel::Vulkan) return test::device();
+  // Never destroyed, like the programs built on it: at exit, the validation
+  // layer crashed destroying pipelines of this second device after the first
+  // one had gone (not seen while the process runs).
+  static Device& without_memory_model = *new Device([] {
+    DeviceOptions options;
+    options.withheld_features.vulkan_memory_model = options.withheld_features.vulkan_memory_model_device_scope = true;
+    return Device::create(options);
+  }());
+  return without_memory_model;
+}
+
+// Built once per (source, options, memory model), as a user would.
 Program& program_for(const std::string& file, OpenCLStd cl_std, const std::vector<std::string>& defines,
                      MemoryModel model) {
-  static std::map<std::string, Program> programs;
+  static std::map<std::string, Program>& programs = *new std::map<std::string, Program>;
   std::string key = file + "|" + std_name(cl_std) + "|" + std::to_string(int(model));
   for (const std::string& d : defines) key += "|" + d;
   if (auto it = programs.find(key); it != programs.end()) return it->second;
@@ -127,13 +141,10 @@ Program& program_for(const std::string& file, OpenCLStd cl_std, const std::vecto
   CompileOptions options;
   options.cl_std = cl_std;
   options.defines = defines;
-  auto build = [&]() -> Program {
-    if (model == MemoryModel::Vulkan) return build_program(test::device(), source, path, options);
-    options.memory_model = MemoryModel::GLSL450;
-    CompileResult compiled = compile_opencl(source, path, options);
-    return Program(test::device(), compiled.module.words, std::move(compiled.module.reflection));
-  };
-  return programs.emplace(key, build()).first->second;
+  Program program = build_program(device_for(model), source, path, options);
+  if (program.reflection().features.vulkan_memory_model != (model == MemoryModel::Vulkan))
+    throw std::logic_error("build_program chose the wrong memory model for " + key);
+  return programs.emplace(key, std::move(program)).first->second;
 }
 
 std::string describe(const Row& row) {
@@ -151,8 +162,7 @@ std::string describe(const Row& row) {
 // with the reference, naming at most a few wrong work-items. Other arguments:
 // a __local pointer gets one uint per work-item, a global pointer a zeroed
 // scratch buffer as large as `out`.
-void run_and_check(Program& program, const KernelCheck& check, Shape shape, const std::string& what) {
-  Device& dev = test::device();
+void run_and_check(Device& dev, Program& program, const KernelCheck& check, Shape shape, const std::string& what) {
   Kernel kernel = program.kernel(check.kernel);
   const size_t width = check.reference(Item{0, 0, shape.local, shape.local}).size();
   const size_t words = size_t(shape.global) * width;
@@ -274,7 +284,7 @@ TEST_P(Synchronization, ResultsNeedTheBarrierOrFence) {
     FAIL() << what << " does not compile:\n" << e.what();
   }
   for (const KernelCheck& check : c.checks)
-    for (Shape shape : check.shapes) run_and_check(*program, check, shape, what);
+    for (Shape shape : check.shapes) run_and_check(device_for(model), *program, check, shape, what);
 }
 
 INSTANTIATE_TEST_SUITE_P(Builtins, Synchronization,

@@ -1,0 +1,15 @@
+// The one thing build_program needs from the compiler, linked in one of two
+// ways: compile_in_process.cpp (vkcl::host_compiler, with LLVM) or
+// compile_unavailable.cpp (a build without the compiler).
+#pragma once
+
+#include <string_view>
+
+#include "compiler.h"
+
+namespace vkcl::detail {
+
+// Throws CompileError for bad source; Error when this build has no compiler.
+VulkanModule compile_module(std::string_view source, std::string_view file_name, const CompileOptions& options);
+
+}  // namespace vkcl::detail

@@ -1,0 +1,12 @@
+#include "compile_module.h"
+#include "vkcl/error.h"
+
+namespace vkcl::detail {
+
+VulkanModule compile_module(std::string_view, std::string_view file_name, const CompileOptions&) {
+  throw Error("cannot build '" + std::string(file_name) +
+              "': this vkcl was built without the compiler (VKCL_WITH_COMPILER=OFF) and VKCL_MODULE_CACHE holds no "
+              "module for it; run the same program once where vkcl has the compiler, with the same VKCL_MODULE_CACHE");
+}
+
+}  // namespace vkcl::detail
