@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Prepares the GPU test suite for a machine that has a GPU but not our
+# Debian toolchain (the NVIDIA H100 of the device tool):
+#   1. builds vkcl as usual (build/) and runs the GPU tests here once with
+#      VKCL_MODULE_CACHE=build-gpu/modules, which records every module they
+#      compile (the compile options follow the device, and lavapipe has the
+#      same memory-model features as current NVIDIA drivers);
+#   2. builds build-gpu/ with -DVKCL_WITH_COMPILER=OFF: the runtime and the
+#      GPU tests, no LLVM, which replay those modules.
+# Then, on the GPU machine, from the repository root with build-gpu carried:
+#   tools/gpu-tests.sh [ctest arguments]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bash "$root/tools/build.sh"
+rm -rf "$root/build-gpu/modules"
+mkdir -p "$root/build-gpu/modules"
+(cd "$root/build" && VKCL_MODULE_CACHE="$root/build-gpu/modules" ctest -j "$(nproc)" -L gpu --output-on-failure)
+cmake -S "$root" -B "$root/build-gpu" -G Ninja -DVKCL_WITH_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$root/build-gpu"
+echo "build-gpu: $(du -sh "$root/build-gpu" | cut -f1), $(ls "$root/build-gpu/modules" | grep -c '\.spv$') modules recorded"
