@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "internal.h"
+#include "submission.h"
 #include "vkcl/device.h"
 
 namespace vkcl {
@@ -199,6 +200,7 @@ void global_barrier(const VolkDeviceTable& vk, VkCommandBuffer cb, VkPipelineSta
 void run_transfer(DeviceState& dev, const std::string& what, std::vector<std::shared_ptr<void>> keep_alive,
                   const std::function<void(VkCommandBuffer)>& record) {
   dev.check_usable();
+  reap_pending(dev);
   const VolkDeviceTable& vk = dev.vk;
   struct Owned {
     DeviceState& dev;

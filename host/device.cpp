@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -41,23 +42,38 @@ int type_rank(VkPhysicalDeviceType type) {
 struct Candidate {
   VkPhysicalDevice physical = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties{};
-  std::string driver;
+  std::string driver;  // "<driverName> <driverInfo>", or empty
   std::optional<uint32_t> compute_family;
-  std::string unusable;  // why vkcl cannot run on it; empty if it can
+  DeviceInfo info;     // info.unusable: why vkcl cannot run on it; empty if it can
 
-  std::string describe() const {
-    std::string line = std::string(properties.deviceName) + " (" + std::string(type_name(properties.deviceType)) +
-                       ", driver " + (driver.empty() ? version_string(properties.driverVersion) : driver) +
-                       ", Vulkan " + version_string(properties.apiVersion) + ")";
-    return line;
-  }
+  const std::string& unusable() const { return info.unusable; }
+  std::string describe() const { return info.summary(); }
 };
 
 Candidate inspect(VkPhysicalDevice physical, uint32_t instance_version) {
   Candidate c;
   c.physical = physical;
   vkGetPhysicalDeviceProperties(physical, &c.properties);
-  uint32_t api = std::min(c.properties.apiVersion, instance_version);
+  const VkPhysicalDeviceProperties& p = c.properties;
+  DeviceInfo& info = c.info;
+  info.name = p.deviceName;
+  info.type = p.deviceType;
+  info.vendor_id = p.vendorID;
+  info.device_id = p.deviceID;
+  info.driver_version = p.driverVersion;
+  info.api_version = p.apiVersion;
+  const VkPhysicalDeviceLimits& l = p.limits;
+  info.max_work_group_size = {l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupSize[1], l.maxComputeWorkGroupSize[2]};
+  info.max_work_group_invocations = l.maxComputeWorkGroupInvocations;
+  info.max_work_group_count = {l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1], l.maxComputeWorkGroupCount[2]};
+  info.max_shared_memory = l.maxComputeSharedMemorySize;
+  info.max_push_constants = l.maxPushConstantsSize;
+  info.max_storage_buffer_range = l.maxStorageBufferRange;
+  info.min_storage_buffer_offset_alignment = static_cast<uint32_t>(l.minStorageBufferOffsetAlignment);
+  info.timestamp_period = l.timestampPeriod;
+  info.timestamp_compute_and_graphics = l.timestampComputeAndGraphics;
+
+  uint32_t api = std::min(p.apiVersion, instance_version);
   // Driver name and info are core in 1.2; below that only with the extension.
   bool has_driver_props = api >= VK_API_VERSION_1_2;
   if (!has_driver_props) {
@@ -68,24 +84,59 @@ Candidate inspect(VkPhysicalDevice physical, uint32_t instance_version) {
     for (const auto& e : extensions)
       if (std::strcmp(e.extensionName, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME) == 0) has_driver_props = true;
   }
-  if (has_driver_props) {
+  // Subgroup and maintenance3 properties are core 1.1; chaining them on a
+  // 1.0 device would be invalid, and vkcl cannot use such a device anyway.
+  if (api >= VK_API_VERSION_1_1) {
     VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-    VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &driver};
+    VkPhysicalDeviceMaintenance3Properties maintenance3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
+                                                        has_driver_props ? &driver : nullptr};
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, &maintenance3};
+    VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
     vkGetPhysicalDeviceProperties2(physical, &props2);
-    c.driver = driver.driverName;
-    if (driver.driverInfo[0]) c.driver += std::string(" ") + driver.driverInfo;
+    info.subgroup_size = subgroup.subgroupSize;
+    info.subgroup_stages = subgroup.supportedStages;
+    info.subgroup_operations = subgroup.supportedOperations;
+    info.max_allocation_size = maintenance3.maxMemoryAllocationSize;
+    if (has_driver_props) {
+      info.driver_name = driver.driverName;
+      info.driver_info = driver.driverInfo;
+      c.driver = info.driver_name;
+      if (!info.driver_info.empty()) c.driver += " " + info.driver_info;
+    }
+    FeatureSet features(physical, api);
+    info.features = features.supported();
   }
+
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+  for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
+    MemoryHeapInfo heap{memory.memoryHeaps[h].size, memory.memoryHeaps[h].flags, {}};
+    for (uint32_t t = 0; t < memory.memoryTypeCount; ++t)
+      if (memory.memoryTypes[t].heapIndex == h) heap.types.push_back(memory.memoryTypes[t].propertyFlags);
+    info.heaps.push_back(std::move(heap));
+  }
+
   uint32_t count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
   vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
   for (uint32_t i = 0; i < count && !c.compute_family; ++i)
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) c.compute_family = i;
+  if (c.compute_family) info.timestamp_valid_bits = families[*c.compute_family].timestampValidBits;
   if (api < VK_API_VERSION_1_1)
-    c.unusable = "it supports only Vulkan " + version_string(api) + " and vkcl needs 1.1";
+    info.unusable = "it supports only Vulkan " + version_string(api) + " and vkcl needs 1.1";
   else if (!c.compute_family)
-    c.unusable = "it has no compute queue";
+    info.unusable = "it has no compute queue";
   return c;
+}
+
+// The candidate Device::create() picks when nothing is selected, if any.
+const Candidate* preferred(const std::vector<Candidate>& candidates) {
+  const Candidate* best = nullptr;
+  for (const Candidate& c : candidates)
+    if (c.unusable().empty() && (!best || type_rank(c.properties.deviceType) < type_rank(best->properties.deviceType)))
+      best = &c;
+  return best;
 }
 
 std::vector<Candidate> enumerate(const InstanceState& instance) {
@@ -95,6 +146,8 @@ std::vector<Candidate> enumerate(const InstanceState& instance) {
   check(vkEnumeratePhysicalDevices(instance.instance, &count, physicals.data()), "vkEnumeratePhysicalDevices");
   std::vector<Candidate> candidates;
   for (VkPhysicalDevice p : physicals) candidates.push_back(inspect(p, instance.api_version));
+  for (size_t i = 0; i < candidates.size(); ++i) candidates[i].info.index = static_cast<uint32_t>(i);
+  if (const Candidate* best = preferred(candidates)) candidates[best->info.index].info.preferred = true;
   return candidates;
 }
 
@@ -104,7 +157,7 @@ std::string device_list(const std::vector<Candidate>& candidates) {
   for (size_t i = 0; i < candidates.size(); ++i) {
     if (i) list += '\n';
     list += "  " + std::to_string(i) + ": " + candidates[i].describe();
-    if (!candidates[i].unusable.empty()) list += " [unusable: " + candidates[i].unusable + "]";
+    if (!candidates[i].unusable().empty()) list += " [unusable: " + candidates[i].unusable() + "]";
   }
   return list;
 }
@@ -131,15 +184,12 @@ const Candidate& select(const std::vector<Candidate>& candidates, const std::str
     if (!chosen)
       throw Error(std::string(source) + "='" + selector + "' matches no Vulkan device (an index or part of a name); devices:\n" +
                   device_list(candidates));
-    if (!chosen->unusable.empty())
+    if (!chosen->unusable().empty())
       throw Error(std::string(source) + "='" + selector + "' selects " + chosen->properties.deviceName +
-                  ", which vkcl cannot use: " + chosen->unusable);
+                  ", which vkcl cannot use: " + chosen->unusable());
     return *chosen;
   }
-  const Candidate* best = nullptr;
-  for (const Candidate& c : candidates)
-    if (c.unusable.empty() && (!best || type_rank(c.properties.deviceType) < type_rank(best->properties.deviceType)))
-      best = &c;
+  const Candidate* best = preferred(candidates);
   if (!best) throw Error("no Vulkan device vkcl can use; devices:\n" + device_list(candidates));
   return *best;
 }
@@ -255,10 +305,139 @@ Device Device::create(std::string_view selector) {
 Device Device::create(const DeviceOptions& options) { return Device(detail::create_device(options)); }
 
 std::vector<std::string> Device::available() {
-  auto instance = detail::InstanceState::get(false);
   std::vector<std::string> lines;
-  for (const auto& c : detail::enumerate(*instance)) lines.push_back(c.describe());
+  for (const DeviceInfo& info : list()) lines.push_back(info.summary());
   return lines;
+}
+
+std::vector<DeviceInfo> Device::list() {
+  auto instance = detail::InstanceState::get(false);
+  std::vector<DeviceInfo> infos;
+  for (auto& c : detail::enumerate(*instance)) infos.push_back(std::move(c.info));
+  return infos;
+}
+
+DeviceInfo Device::info() const {
+  // Through the device's own instance: physical-device handles are per instance.
+  for (auto& c : detail::enumerate(*state_->instance))
+    if (c.physical == state_->physical) return std::move(c.info);
+  throw Error(std::string("Device::info: ") + state_->properties.deviceName + " is no longer enumerated");
+}
+
+std::string_view DeviceInfo::type_name() const { return detail::type_name(type); }
+
+std::string DeviceInfo::driver_version_text() const {
+  const uint32_t v = driver_version;
+  // Vendors that do not use VK_MAKE_API_VERSION for driverVersion.
+  if (vendor_id == 0x10DE)  // NVIDIA: 10.8.8.6 bits
+    return std::to_string(v >> 22) + "." + std::to_string((v >> 14) & 0xff) + "." + std::to_string((v >> 6) & 0xff) +
+           "." + std::to_string(v & 0x3f);
+#ifdef _WIN32
+  if (vendor_id == 0x8086)  // Intel on Windows: 18.14 bits
+    return std::to_string(v >> 14) + "." + std::to_string(v & 0x3fff);
+#endif
+  return detail::version_string(v);
+}
+
+std::string DeviceInfo::summary() const {
+  std::string driver = driver_name.empty() ? driver_version_text()
+                                           : driver_name + (driver_info.empty() ? "" : " " + driver_info);
+  return name + " (" + std::string(type_name()) + ", driver " + driver + ", Vulkan " + detail::version_string(api_version) +
+         ")";
+}
+
+namespace {
+
+template <typename Flag>
+std::string flag_names(uint32_t flags, std::initializer_list<std::pair<Flag, const char*>> names) {
+  std::string text;
+  for (const auto& [bit, name] : names)
+    if (flags & uint32_t(bit)) {
+      text += (text.empty() ? "" : " ") + std::string(name);
+      flags &= ~uint32_t(bit);
+    }
+  if (flags) {
+    char rest[32];
+    std::snprintf(rest, sizeof rest, "0x%x", flags);
+    text += (text.empty() ? "" : " ") + std::string(rest);
+  }
+  return text.empty() ? "none" : text;
+}
+
+std::string bytes_text(uint64_t bytes) {
+  char text[64];
+  if (bytes >= (uint64_t(1) << 30))
+    std::snprintf(text, sizeof text, "%llu bytes (%.2f GiB)", (unsigned long long)bytes, double(bytes) / double(1 << 30));
+  else if (bytes >= (uint64_t(1) << 20))
+    std::snprintf(text, sizeof text, "%llu bytes (%.1f MiB)", (unsigned long long)bytes, double(bytes) / double(1 << 20));
+  else
+    std::snprintf(text, sizeof text, "%llu bytes", (unsigned long long)bytes);
+  return text;
+}
+
+std::string hex(uint32_t v) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%04x", v);
+  return text;
+}
+
+}  // namespace
+
+std::string DeviceInfo::describe() const {
+  auto triple = [](const std::array<uint32_t, 3>& v) {
+    return std::to_string(v[0]) + " x " + std::to_string(v[1]) + " x " + std::to_string(v[2]);
+  };
+  std::string text = std::to_string(index) + ": " + summary() + (preferred ? " [default]" : "") + "\n";
+  if (!unusable.empty()) text += "  unusable: " + unusable + "\n";
+  text += "  vendor " + hex(vendor_id) + ", device " + hex(device_id) + ", driver version " + driver_version_text() +
+          ", Vulkan " + detail::version_string(api_version) + "\n";
+  text += "  subgroups: size " + std::to_string(subgroup_size) + "; stages " +
+          flag_names<VkShaderStageFlagBits>(subgroup_stages, {{VK_SHADER_STAGE_COMPUTE_BIT, "compute"},
+                                                              {VK_SHADER_STAGE_VERTEX_BIT, "vertex"},
+                                                              {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, "tessellation_control"},
+                                                              {VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "tessellation_evaluation"},
+                                                              {VK_SHADER_STAGE_GEOMETRY_BIT, "geometry"},
+                                                              {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"}}) +
+          "; operations " +
+          flag_names<VkSubgroupFeatureFlagBits>(subgroup_operations, {{VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
+                                                                      {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},
+                                                                      {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic"},
+                                                                      {VK_SUBGROUP_FEATURE_BALLOT_BIT, "ballot"},
+                                                                      {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "shuffle"},
+                                                                      {VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, "shuffle_relative"},
+                                                                      {VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered"},
+                                                                      {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"}}) +
+          "\n";
+  text += "  work-groups: size up to " + triple(max_work_group_size) + ", " + std::to_string(max_work_group_invocations) +
+          " invocations; count up to " + triple(max_work_group_count) + "\n";
+  text += "  shared memory: " + bytes_text(max_shared_memory) + "; push constants: " + bytes_text(max_push_constants) + "\n";
+  text += "  buffers: max allocation " + bytes_text(max_allocation_size) + "; max storage buffer range " +
+          bytes_text(max_storage_buffer_range) + "; min storage buffer offset alignment " +
+          std::to_string(min_storage_buffer_offset_alignment) + "\n";
+  char period[32];
+  std::snprintf(period, sizeof period, "%g", double(timestamp_period));
+  text += "  timestamps: " +
+          (timestamp_valid_bits ? std::to_string(timestamp_valid_bits) + " valid bits on the compute queue"
+                                : std::string("none on the compute queue")) +
+          ", period " + period + " ns" + (timestamp_compute_and_graphics ? ", timestampComputeAndGraphics" : "") + "\n";
+  for (size_t h = 0; h < heaps.size(); ++h) {
+    text += "  memory heap " + std::to_string(h) + ": " + bytes_text(heaps[h].size) +
+            (heaps[h].device_local() ? ", device-local" : ", system") + "; types:";
+    for (VkMemoryPropertyFlags t : heaps[h].types)
+      text += " [" + flag_names<VkMemoryPropertyFlagBits>(t, {{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "device-local"},
+                                                              {VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, "host-visible"},
+                                                              {VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, "host-coherent"},
+                                                              {VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "host-cached"},
+                                                              {VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, "lazily-allocated"},
+                                                              {VK_MEMORY_PROPERTY_PROTECTED_BIT, "protected"}}) +
+              "]";
+    if (heaps[h].types.empty()) text += " none";
+    text += "\n";
+  }
+  std::string names;
+  for (auto name : missing_features(features, ModuleFeatures{})) names += (names.empty() ? "" : " ") + std::string(name);
+  text += "  vkcl features: " + (names.empty() ? std::string("none") : names) + "\n";
+  return text;
 }
 
 Device::Device(std::shared_ptr<detail::DeviceState> state) : state_(std::move(state)) {}
@@ -269,12 +448,7 @@ Device::~Device() = default;
 std::string Device::name() const { return state_->properties.deviceName; }
 const VkPhysicalDeviceProperties& Device::properties() const { return state_->properties; }
 
-std::string Device::describe() const {
-  detail::Candidate c;
-  c.properties = state_->properties;
-  c.driver = state_->driver;
-  return c.describe();
-}
+std::string Device::describe() const { return info().summary(); }
 
 const ModuleFeatures& Device::features() const { return state_->features; }
 DispatchLimits Device::dispatch_limits() const { return state_->dispatch_limits(); }

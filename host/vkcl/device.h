@@ -3,7 +3,9 @@
 
 #include <volk.h>
 
+#include <array>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +22,55 @@ class Kernel;
 namespace detail {
 struct DeviceState;
 }
+
+struct MemoryHeapInfo {
+  uint64_t size = 0;
+  VkMemoryHeapFlags flags = 0;
+  // The property flags of each memory type on this heap, in type order.
+  std::vector<VkMemoryPropertyFlags> types;
+  bool device_local() const { return flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT; }
+};
+
+// What a physical device is and offers, for listing (a runner's
+// --list-devices) and for choosing. Limits are the device's own; features
+// are what vkcl could enable there, before DeviceOptions::withheld_features.
+struct DeviceInfo {
+  uint32_t index = 0;     // what VKCL_DEVICE and DeviceOptions::selector take
+  bool preferred = false;  // the one Device::create() picks when nothing is selected
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t vendor_id = 0, device_id = 0;
+  std::string driver_name, driver_info;  // empty where the device does not say (below 1.2 without VK_KHR_driver_properties)
+  uint32_t driver_version = 0;           // as the driver encodes it; driver_version_text() decodes the known schemes
+  uint32_t api_version = 0;              // the device's, before vkcl caps it at the instance's
+  std::string unusable;                  // why vkcl cannot run on it; empty when it can
+
+  uint32_t subgroup_size = 0;
+  VkShaderStageFlags subgroup_stages = 0;
+  VkSubgroupFeatureFlags subgroup_operations = 0;
+
+  std::array<uint32_t, 3> max_work_group_size{};
+  uint32_t max_work_group_invocations = 0;
+  std::array<uint32_t, 3> max_work_group_count{};
+  uint32_t max_shared_memory = 0;       // maxComputeSharedMemorySize, bytes
+  uint32_t max_push_constants = 0;      // maxPushConstantsSize, bytes
+  uint64_t max_allocation_size = 0;     // maxMemoryAllocationSize, bytes: the largest Buffer
+  uint32_t max_storage_buffer_range = 0;
+  uint32_t min_storage_buffer_offset_alignment = 0;
+  float timestamp_period = 0;           // nanoseconds per timestamp tick
+  bool timestamp_compute_and_graphics = false;
+  uint32_t timestamp_valid_bits = 0;    // of the compute queue family vkcl uses; 0: no timestamps
+  std::vector<MemoryHeapInfo> heaps;
+  ModuleFeatures features;
+
+  // "discrete GPU", "integrated GPU", "virtual GPU", "CPU", "other".
+  std::string_view type_name() const;
+  std::string driver_version_text() const;
+  // One line: name, type, driver, Vulkan version (what Device::describe() says).
+  std::string summary() const;
+  // Several lines, starting with "<index>: <summary>", every field above in words.
+  std::string describe() const;
+};
 
 struct DeviceOptions {
   // An index into the physical-device list, or a case-insensitive substring
@@ -47,6 +98,8 @@ class Device {
   static Device create(const DeviceOptions& options);
   // describe() of every physical device, in the order VKCL_DEVICE indexes them.
   static std::vector<std::string> available();
+  // Every physical device, in that order, with what it offers; usable or not.
+  static std::vector<DeviceInfo> list();
 
   Device(Device&&) noexcept;
   Device& operator=(Device&&) noexcept;
@@ -56,6 +109,8 @@ class Device {
   const VkPhysicalDeviceProperties& properties() const;
   // One line: name, type, driver, Vulkan version.
   std::string describe() const;
+  // This device's entry of list().
+  DeviceInfo info() const;
   // The module features this device has and the runtime enabled.
   const ModuleFeatures& features() const;
   // The compute limits plan_dispatch() checks NDRanges against.
