@@ -37,6 +37,7 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
         {VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME, &memory_model_},
         {VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME, &float16_int8_},
         {VK_KHR_8BIT_STORAGE_EXTENSION_NAME, &storage8_},
+        {VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME, &atomic_int64_},
     };
     for (auto [name, s] : optional) {
       if (!has_extension(name)) continue;
@@ -72,6 +73,8 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
     s.storage_buffer_8bit = v12_.storageBuffer8BitAccess;
     s.storage_buffer_16bit = v11_.storageBuffer16BitAccess;
     s.variable_pointers = v11_.variablePointers && v11_.variablePointersStorageBuffer;
+    s.shader_buffer_int64_atomics = v12_.shaderBufferInt64Atomics;
+    s.shader_shared_int64_atomics = v12_.shaderSharedInt64Atomics;
   } else {
     s.buffer_device_address = bda_.bufferDeviceAddress;
     s.vulkan_memory_model = memory_model_.vulkanMemoryModel;
@@ -81,6 +84,8 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
     s.storage_buffer_8bit = storage8_.storageBuffer8BitAccess;
     s.storage_buffer_16bit = storage16_.storageBuffer16BitAccess;
     s.variable_pointers = variable_pointers_.variablePointers && variable_pointers_.variablePointersStorageBuffer;
+    s.shader_buffer_int64_atomics = atomic_int64_.shaderBufferInt64Atomics;
+    s.shader_shared_int64_atomics = atomic_int64_.shaderSharedInt64Atomics;
   }
 }
 
@@ -117,6 +122,8 @@ const VkPhysicalDeviceFeatures2* FeatureSet::enable_chain() {
     v12.storageBuffer8BitAccess = v12_.storageBuffer8BitAccess;
     v12.uniformAndStorageBuffer8BitAccess = v12_.uniformAndStorageBuffer8BitAccess;
     v12.storagePushConstant8 = v12_.storagePushConstant8;
+    v12.shaderBufferInt64Atomics = v12_.shaderBufferInt64Atomics;
+    v12.shaderSharedInt64Atomics = v12_.shaderSharedInt64Atomics;
     v12_ = v12;
   } else {
     // The extension structures already hold exactly the supported values;

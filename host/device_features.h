@@ -43,6 +43,7 @@ class FeatureSet {
   VkPhysicalDeviceVulkanMemoryModelFeatures memory_model_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES};
   VkPhysicalDeviceShaderFloat16Int8Features float16_int8_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
   VkPhysicalDevice8BitStorageFeatures storage8_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+  VkPhysicalDeviceShaderAtomicInt64Features atomic_int64_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
 };
 
 }  // namespace vkcl::detail

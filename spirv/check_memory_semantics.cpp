@@ -29,7 +29,7 @@ Operands operands_of(Op opcode) {
     case Op::OpControlBarrier: return {0, 1, {2}};
     case Op::OpMemoryBarrier: return {-1, 0, {1}};
     case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak: return {-1, 2, {3, 4}};
+    case Op::OpAtomicCompareExchangeWeak: return {-1, 1, {2, 3}};  // pointer, scope, equal, unequal
     case Op::OpAtomicLoad:
     case Op::OpAtomicStore:
     case Op::OpAtomicExchange:

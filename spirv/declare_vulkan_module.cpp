@@ -24,6 +24,7 @@ bool kernel_only(Capability c) {
     case Capability::GenericPointer: case Capability::Vector16: case Capability::Float16Buffer:
     case Capability::Int8: case Capability::Int16: case Capability::Int64: case Capability::Float16:
     case Capability::Float64:  // re-derived below from the types that remain
+    case Capability::Int64Atomics:  // re-derived below from the features map_memory_semantics found
       return true;
     default:
       return false;
@@ -39,6 +40,8 @@ class DeclareVulkanModule final : public Pass {
     std::erase_if(m.capabilities, [](const Instruction& c) { return kernel_only(Capability(c.word(0))); });
     m.extensions.clear();
     m.add_capability(Capability::Shader);
+    if (features.shader_buffer_int64_atomics || features.shader_shared_int64_atomics)
+      m.add_capability(Capability::Int64Atomics);
 
     bool physical_storage_buffer = false;
     for (const Instruction& g : m.globals) {

@@ -1,9 +1,11 @@
 // map_memory_semantics: barriers, fences and memory accesses for the chosen
 // Vulkan memory model.
 //
-// builtins/synchronization.cl has already mapped OpenCL's flags, orders and
-// scopes to storage-class and ordering bits (the one mapping table). This
-// pass adds only what depends on the memory model:
+// builtins/ (synchronization.cl and atomics.cl, through the one mapping
+// table in vkcl_memory_model.h) has already mapped OpenCL's flags, orders and
+// scopes to storage-class and ordering bits. This pass treats the scope and
+// semantics operands of OpControlBarrier, OpMemoryBarrier and every OpAtomic*
+// alike, and adds only what depends on the memory model:
 //   Vulkan memory model: Release → +MakeAvailable, Acquire → +MakeVisible,
 //     AcquireRelease → both; loads and stores through Workgroup and
 //     PhysicalStorageBuffer pointers become NonPrivatePointer so that fences
@@ -15,6 +17,11 @@
 // AcquireRelease, CrossWorkgroupMemory becomes UniformMemory, CrossDevice
 // scope becomes Device. A Subgroup scope declares GroupNonUniform; a Device
 // scope under the Vulkan memory model declares VulkanMemoryModelDeviceScope.
+// Atomics on 64-bit integers declare Int64Atomics and need
+// shaderBufferInt64Atomics (global memory) or shaderSharedInt64Atomics (local
+// memory). OpAtomicCompareExchangeWeak becomes OpAtomicCompareExchange (a
+// valid weak compare-exchange; the Weak form needs Kernel); OpAtomicFlag*
+// (Kernel only) are rejected: builtins/atomics.cl never emits them.
 #include "compile_error.h"
 #include "passes.h"
 
@@ -51,8 +58,7 @@ class MapMemorySemantics final : public Pass {
             if (vulkan) make_non_private(m, types, i);
             break;
           default:
-            if (i.opcode >= Op::OpAtomicLoad && i.opcode <= Op::OpAtomicXor)
-              throw CompileError("error: atomic functions are not supported yet");
+            if (is_atomic(i.opcode)) map_atomic(m, context, types, i);
             break;
         }
       }
@@ -83,6 +89,35 @@ class MapMemorySemantics final : public Pass {
       context.reflection.features.vulkan_memory_model_device_scope = true;
     }
     return m.constant_u32(uint32_t(scope));
+  }
+
+  static bool is_atomic(Op op) {
+    return (op >= Op::OpAtomicLoad && op <= Op::OpAtomicXor) || op == Op::OpAtomicFlagTestAndSet ||
+           op == Op::OpAtomicFlagClear;
+  }
+
+  // Operands after the result id: pointer, memory scope, semantics (a
+  // compare-exchange has a second, Unequal, semantics), values.
+  static void map_atomic(Module& m, LoweringContext& context, const ValueTypes& types, Instruction& i) {
+    if (i.opcode == Op::OpAtomicFlagTestAndSet || i.opcode == Op::OpAtomicFlagClear)
+      throw CompileError("error: internal compiler error: OpAtomicFlag* needs the Kernel capability");
+    if (i.opcode == Op::OpAtomicCompareExchangeWeak) i.opcode = Op::OpAtomicCompareExchange;
+    const bool vulkan = context.options.memory_model == MemoryModel::Vulkan;
+    i.words[1] = map_scope(m, context, i.words[1]);
+    i.words[2] = map_semantics(m, i.words[2], vulkan);
+    if (i.opcode == Op::OpAtomicCompareExchange) i.words[3] = map_semantics(m, i.words[3], vulkan);
+    require_int64_atomics(m, context, types.at(i.word(0)));
+  }
+
+  static void require_int64_atomics(Module& m, LoweringContext& context, uint32_t pointer_type) {
+    const Instruction* pointee = m.find_global(m.pointee_of(pointer_type));
+    if (pointee == nullptr || pointee->opcode != Op::OpTypeInt || pointee->word(0) != 64) return;
+    m.add_capability(spv::Capability::Int64Atomics);
+    ModuleFeatures& features = context.reflection.features;
+    if (m.storage_class_of(pointer_type) == spv::StorageClass::Workgroup)
+      features.shader_shared_int64_atomics = true;
+    else
+      features.shader_buffer_int64_atomics = true;
   }
 
   static uint32_t map_semantics(Module& m, uint32_t id, bool vulkan) {

@@ -40,6 +40,8 @@ constexpr std::pair<std::string_view, bool ModuleFeatures::*> kFeatureNames[] = 
     {"storage_buffer_16bit", &ModuleFeatures::storage_buffer_16bit},
     {"variable_pointers", &ModuleFeatures::variable_pointers},
     {"subgroup_basic", &ModuleFeatures::subgroup_basic},
+    {"shader_buffer_int64_atomics", &ModuleFeatures::shader_buffer_int64_atomics},
+    {"shader_shared_int64_atomics", &ModuleFeatures::shader_shared_int64_atomics},
 };
 
 template <typename Enum, size_t N>

@@ -77,6 +77,8 @@ struct ModuleFeatures {
   bool storage_buffer_16bit = false;
   bool variable_pointers = false;
   bool subgroup_basic = false;  // GroupNonUniform in the compute stage
+  bool shader_buffer_int64_atomics = false;  // 64-bit integer atomics on global memory (Int64Atomics)
+  bool shader_shared_int64_atomics = false;  // 64-bit integer atomics on local memory (Int64Atomics)
 };
 
 // The names, as the text format spells them, of the features `needed` has and `available` lacks.

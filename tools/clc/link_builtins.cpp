@@ -21,6 +21,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -29,6 +30,7 @@
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/Scalar/ADCE.h>
+#include <llvm/Transforms/Scalar/InferAddressSpaces.h>
 #include <llvm/Transforms/Scalar/InstSimplifyPass.h>
 #include <llvm/Transforms/Scalar/SCCP.h>
 #include <llvm/Transforms/Scalar/SROA.h>
@@ -219,6 +221,75 @@ void internalize_and_mark_inline(llvm::Module& module) {
 }
 
 // ---------------------------------------------------------------------------
+// Generic pointers
+
+// SPIR address spaces as clang numbers them.
+constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kLocalAddressSpace = 3;
+constexpr unsigned kGenericAddressSpace = 4;
+
+// builtins/atomics.cl asks this function which memory a generic pointer
+// points to; it has no definition.
+constexpr llvm::StringLiteral kMemoryOfPointer = "__vkcl_memory_of_pointer";
+
+// Adds to `spaces` the named address spaces `pointer` may have been cast to
+// the generic address space from, looking through bitcasts, GEPs, phis and
+// selects; false when some path starts anywhere else (a load, an argument).
+bool collect_named_address_spaces(const llvm::Value* pointer, std::set<const llvm::Value*>& visited,
+                                  std::set<unsigned>& spaces) {
+  while (true) {
+    if (!visited.insert(pointer).second) return true;  // a cycle through a phi adds nothing
+    if (pointer->getType()->getPointerAddressSpace() != kGenericAddressSpace) {
+      spaces.insert(pointer->getType()->getPointerAddressSpace());
+      return true;
+    }
+    if (const auto* cast = llvm::dyn_cast<llvm::AddrSpaceCastOperator>(pointer)) {
+      pointer = cast->getPointerOperand();
+    } else if (const auto* bitcast = llvm::dyn_cast<llvm::BitCastOperator>(pointer)) {
+      pointer = bitcast->getOperand(0);
+    } else if (const auto* gep = llvm::dyn_cast<llvm::GEPOperator>(pointer)) {
+      pointer = gep->getPointerOperand();
+    } else if (const auto* phi = llvm::dyn_cast<llvm::PHINode>(pointer)) {
+      for (const llvm::Value* incoming : phi->incoming_values())
+        if (!collect_named_address_spaces(incoming, visited, spaces)) return false;
+      return true;
+    } else if (const auto* select = llvm::dyn_cast<llvm::SelectInst>(pointer)) {
+      return collect_named_address_spaces(select->getTrueValue(), visited, spaces) &&
+             collect_named_address_spaces(select->getFalseValue(), visited, spaces);
+    } else {
+      return false;
+    }
+  }
+}
+
+// Replaces each call to __vkcl_memory_of_pointer(p) whose pointer comes from
+// one named address space with that space as fence flags
+// (CLK_GLOBAL_MEM_FENCE 2, CLK_LOCAL_MEM_FENCE 1, else 0), so that the
+// builtin's branch for the other space folds away. Runs once everything is
+// inlined and SROA has removed the allocas of -O0 code; calls it cannot
+// resolve stay, and check_calls reports them.
+struct ResolveMemoryOfPointerPass : llvm::PassInfoMixin<ResolveMemoryOfPointerPass> {
+  llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager&) {
+    llvm::Function* query = module.getFunction(kMemoryOfPointer);
+    if (query == nullptr) return llvm::PreservedAnalyses::all();
+    bool changed = false;
+    for (llvm::User* user : llvm::make_early_inc_range(query->users())) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+      if (call == nullptr || call->getCalledFunction() != query) continue;
+      std::set<const llvm::Value*> visited;
+      std::set<unsigned> spaces;
+      if (!collect_named_address_spaces(call->getArgOperand(0), visited, spaces) || spaces.size() != 1) continue;
+      const unsigned space = *spaces.begin();
+      const uint64_t flags = space == kGlobalAddressSpace ? 2 : space == kLocalAddressSpace ? 1 : 0;
+      call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), flags));
+      call->eraseFromParent();
+      changed = true;
+    }
+    return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+  }
+};
+
+// ---------------------------------------------------------------------------
 // Optimization
 
 void optimize(llvm::Module& module, bool full_optimization) {
@@ -248,6 +319,13 @@ void optimize(llvm::Module& module, bool full_optimization) {
 
   llvm::ModulePassManager passes;
   passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+  // Generic pointers: the atomic builtins' address-space queries answered,
+  // then every access through a generic pointer whose address space is known
+  // rewritten to that space (the lowering has no Generic storage class).
+  // clang's -O0 code keeps pointers in allocas, hence SROA first.
+  passes.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::SROAPass()));
+  passes.addPass(ResolveMemoryOfPointerPass());
+  passes.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InferAddressSpacesPass(kGenericAddressSpace)));
   if (full_optimization) {
     passes.addPass(builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2));
   } else {
@@ -262,6 +340,9 @@ void optimize(llvm::Module& module, bool full_optimization) {
     function_passes.addPass(llvm::ADCEPass());
     passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(function_passes)));
   }
+  // Once the atomic builtins' branches for the other address space are gone,
+  // their casts back from the generic address space cancel clang's.
+  passes.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InferAddressSpacesPass(kGenericAddressSpace)));
   passes.addPass(llvm::GlobalDCEPass());
 
   // The shape spirv/structurize_control_flow expects (it adds the merge
@@ -306,6 +387,14 @@ bool is_barrier_intrinsic(llvm::StringRef name) {
   return name.contains("__spirv_ControlBarrier") || name.contains("__spirv_MemoryBarrier");
 }
 
+// The scope and semantics arguments of a __spirv_Atomic* call (builtins/atomics.cl):
+// (pointer, scope, semantics[, unequal semantics], values...).
+std::vector<unsigned> atomic_synchronization_arguments(llvm::StringRef name) {
+  if (!name.contains("__spirv_Atomic")) return {};
+  if (name.contains("__spirv_AtomicCompareExchange")) return {1, 2, 3};
+  return {1, 2};
+}
+
 // OpenCL C builtins vkcl's library does not define that SPIRV-LLVM-Translator
 // lowers itself (to SPIR-V instructions, BuiltIn variables or OpenCL.std
 // extended instructions, which spirv/ lowers or rejects): matched on the
@@ -336,8 +425,10 @@ constexpr std::array kTranslatorBuiltins = {
     "shuffle", "shuffle2", "prefetch", "wait_group_events", "async_work_group_copy",
     "async_work_group_strided_copy", "__to_global", "__to_local", "__to_private", "get_fence",
 };
+// Not atomic_ and atom_: builtins/ defines every atomic vkcl supports, and
+// the translator's own mapping of the rest is wrong for Vulkan.
 constexpr std::array kTranslatorBuiltinPrefixes = {
-    "native_", "half_", "convert_", "vload", "vstore", "atomic_", "atom_", "sub_group_",
+    "native_", "half_", "convert_", "vload", "vstore", "sub_group_",
 };
 
 // Why a call to an undefined function cannot be compiled; empty when the
@@ -358,6 +449,19 @@ std::string unresolved_call_problem(llvm::StringRef mangled) {
       return "memory_scope_work_item is only valid in atomic_work_item_fence with flags CLK_IMAGE_MEM_FENCE alone";
     if (ref == "__vkcl_error_image_fence_barrier_needs_work_group_scope")
       return "work_group_barrier with CLK_IMAGE_MEM_FENCE needs memory_scope_work_group";
+    if (ref == "__vkcl_error_atomic_needs_global_or_local_memory")
+      return "atomic functions need an object in __global or __local memory, not __private";
+    if (ref == "__vkcl_error_invalid_order_for_atomic_load")
+      return "invalid memory_order for an atomic load: memory_order_release and memory_order_acq_rel are not allowed";
+    if (ref == "__vkcl_error_invalid_order_for_atomic_store")
+      return "invalid memory_order for an atomic store or atomic_flag_clear: memory_order_acquire and "
+             "memory_order_acq_rel are not allowed";
+    if (ref == "__vkcl_error_invalid_failure_order")
+      return "invalid failure memory_order for atomic_compare_exchange: memory_order_release and "
+             "memory_order_acq_rel are not allowed";
+    if (ref == "__vkcl_error_failure_order_stronger_than_success")
+      return "invalid failure memory_order for atomic_compare_exchange: it may not be stronger than the success "
+             "memory_order";
     return "invalid builtin argument (" + ref.drop_front(sizeof("__vkcl_error_") - 1).str() + ")";
   }
   if (ref == "printf") return "printf is not supported";
@@ -372,6 +476,10 @@ std::string unresolved_call_problem(llvm::StringRef mangled) {
     return "images are not supported ('" + ref.str() + "')";
   if (ref.startswith("work_group_"))  // work_group_barrier is defined in builtins/, so never unresolved
     return "work-group collective functions ('" + ref.str() + "') are not supported yet";
+  if (ref.startswith("atomic_") || ref.startswith("atom_"))  // builtins/atomics.cl defines the supported ones
+    return "'" + ref.str() +
+           "' is not supported for these argument types: vkcl's atomics take int, uint, long or ulong objects "
+           "(and float or double for load, store, exchange and compare-exchange)";
   for (const char* allowed : kTranslatorBuiltins) {
     if (ref == allowed) return {};
   }
@@ -395,6 +503,25 @@ void check_calls(llvm::Module& module, std::string_view file_name) {
         continue;
       }
       if (callee->isIntrinsic() || !callee->isDeclaration()) continue;
+      if (callee->getName() == kMemoryOfPointer) {
+        barrier_diagnostics.error(
+            location_of(instruction, file_name),
+            "the object of an atomic function must be in __global or __local memory known at compile time; "
+            "this generic pointer may point to either",
+            inlining_notes(instruction, file_name));
+        continue;
+      }
+      if (const std::vector<unsigned> operands = atomic_synchronization_arguments(callee->getName()); !operands.empty()) {
+        for (unsigned index : operands) {
+          if (!llvm::isa<llvm::ConstantInt>(call->getArgOperand(index))) {
+            barrier_diagnostics.error(location_of(instruction, file_name),
+                                      "atomic memory order and memory scope must be compile-time constants",
+                                      inlining_notes(instruction, file_name));
+            break;
+          }
+        }
+        continue;
+      }
       if (is_barrier_intrinsic(callee->getName())) {
         for (const llvm::Use& argument : call->args()) {
           if (!llvm::isa<llvm::ConstantInt>(argument.get())) {
@@ -412,7 +539,8 @@ void check_calls(llvm::Module& module, std::string_view file_name) {
     }
   }
   // A non-constant flag also leaves the builtins' validity checks reachable;
-  // the constant rule is the one to report.
+  // the constant rule is the one to report (and an unresolved address space
+  // leaves both of an atomic's branches).
   barrier_diagnostics.throw_if_any();
   call_diagnostics.throw_if_any();
 }

@@ -3,9 +3,12 @@
 //
 // Links the embedded builtins/ bitcode (only what the module uses), makes
 // every function that is not a kernel internal and always-inline, inlines
-// everything into the kernels, optimizes (-O2: LLVM's default O2 pipeline
-// without vectorizers; -O0: only what lowering needs: SROA, constant folding,
-// CFG simplification, dead code elimination), then reshapes the CFG the way
+// everything into the kernels, answers the atomic builtins' questions about
+// which memory a generic pointer points to and rewrites generic pointers
+// whose address space is known (InferAddressSpaces), optimizes (-O2: LLVM's
+// default O2 pipeline without vectorizers; -O0: only what lowering needs:
+// SROA, constant folding, CFG simplification, dead code elimination), then
+// reshapes the CFG the way
 // spirv/structurize_control_flow expects (lowerswitch, mergereturn,
 // fix-irreducible, unify-loop-exits, structurizecfg), removes lifetime
 // markers, checks what the translator and the lowering cannot fix later, and
@@ -15,8 +18,11 @@
 // Compile errors, each at the call site the user wrote (inlined builtin code
 // carries the location of the call it came from):
 //   - recursion (OpenCL C forbids it; nothing can be inlined);
-//   - __spirv_ControlBarrier / __spirv_MemoryBarrier operands that are not
-//     constants after optimization (DESIGN.md: never a guess);
+//   - __spirv_ControlBarrier / __spirv_MemoryBarrier operands, and the scope
+//     and semantics of __spirv_Atomic* calls, that are not constants after
+//     optimization (DESIGN.md: never a guess);
+//   - an atomic whose object is behind a generic pointer that may point to
+//     either __global or __local memory;
 //   - a call the builtin library could not resolve, unless the translator
 //     lowers it itself (see the allow-list in link_builtins.cpp), and the
 //     __vkcl_error_* markers builtins/ calls for undefined argument values.
