@@ -8,6 +8,7 @@
 
 #include "device_features.h"
 #include "internal.h"
+#include "pipeline_cache.h"
 
 namespace vkcl {
 namespace detail {
@@ -248,6 +249,15 @@ std::shared_ptr<DeviceState> create_device(const DeviceOptions& options) {
   pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
   pool.queueFamilyIndex = state->queue_family;
   check(state->vk.vkCreateCommandPool(state->device, &pool, nullptr, &state->command_pool), "vkCreateCommandPool");
+
+  std::filesystem::path cache_dir = options.pipeline_cache_dir;
+  std::string cache_setting = "DeviceOptions::pipeline_cache_dir";
+  if (cache_dir.empty()) {
+    const char* env = std::getenv("VKCL_PIPELINE_CACHE");
+    if (env) cache_dir = env;
+    cache_setting = "VKCL_PIPELINE_CACHE";
+  }
+  if (!cache_dir.empty()) state->pipeline_cache = std::make_unique<PipelineCache>(*state, cache_dir, cache_setting);
   state->check_validation("device creation");
   return state;
 }
@@ -289,6 +299,7 @@ DeviceState::~DeviceState() {
     vk.vkDestroyFence(device, p.fence, nullptr);
   }
   if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
+  pipeline_cache.reset();  // saves through the device, so before it goes
   vk.vkDestroyDevice(device, nullptr);
 }
 
@@ -449,6 +460,17 @@ std::string Device::name() const { return state_->properties.deviceName; }
 const VkPhysicalDeviceProperties& Device::properties() const { return state_->properties; }
 
 std::string Device::describe() const { return info().summary(); }
+
+PipelineCacheStatus Device::pipeline_cache_status() const {
+  return state_->pipeline_cache ? state_->pipeline_cache->status() : PipelineCacheStatus{};
+}
+
+void Device::save_pipeline_cache() {
+  if (!state_->pipeline_cache)
+    throw Error("Device::save_pipeline_cache: no pipeline cache was asked for (DeviceOptions::pipeline_cache_dir or "
+                "VKCL_PIPELINE_CACHE)");
+  state_->pipeline_cache->save();
+}
 
 const ModuleFeatures& Device::features() const { return state_->features; }
 DispatchLimits Device::dispatch_limits() const { return state_->dispatch_limits(); }

@@ -48,6 +48,8 @@ struct PendingSubmission {
   std::vector<std::shared_ptr<void>> keep_alive;
 };
 
+class PipelineCache;
+
 struct DeviceState {
   std::shared_ptr<InstanceState> instance;
   VkPhysicalDevice physical = VK_NULL_HANDLE;
@@ -69,6 +71,8 @@ struct DeviceState {
   std::chrono::milliseconds timeout{60'000};
   bool lost = false;
   std::vector<PendingSubmission> pending;
+  // The on-disk pipeline cache, when asked for; destroyed (and saved) before the VkDevice.
+  std::unique_ptr<PipelineCache> pipeline_cache;
 
   DispatchLimits dispatch_limits() const;
   // Throws an Error that lists what the validation layer reported, if anything.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "internal.h"
+#include "pipeline_cache.h"
 #include "vkcl/device.h"
 #include "vkcl/kernel.h"
 
@@ -200,9 +201,20 @@ VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32
   info.stage.pName = k.name.c_str();
   info.stage.pSpecializationInfo = &specialization;
   info.layout = layout(kernel_index);
+  PipelineCache* cache = device->pipeline_cache.get();
+  // Whether the driver found the pipeline in the on-disk cache: creation
+  // feedback is core in 1.3, and only worth asking for when there is a cache.
+  VkPipelineCreationFeedback feedback{};
+  VkPipelineCreationFeedbackCreateInfo feedback_info{VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO};
+  feedback_info.pPipelineCreationFeedback = &feedback;
+  if (cache && device->api_version >= VK_API_VERSION_1_3) info.pNext = &feedback_info;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  check(device->vk.vkCreateComputePipelines(device->device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+  check(device->vk.vkCreateComputePipelines(device->device, cache ? cache->handle() : VK_NULL_HANDLE, 1, &info, nullptr,
+                                            &pipeline),
         "vkCreateComputePipelines (kernel '" + k.name + "')");
+  if (cache)
+    cache->created_pipeline((feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
+                            (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT));
   pipelines.emplace(std::move(key), pipeline);
   device->check_validation("building the pipeline of kernel '" + k.name + "'");
   return pipeline;

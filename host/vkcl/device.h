@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,6 +90,31 @@ struct DeviceOptions {
   ModuleFeatures withheld_features;
   // How long run() waits for a submission before giving up with an Error.
   std::chrono::milliseconds timeout{60'000};
+  // A directory for the on-disk pipeline cache, created if missing. Empty:
+  // the VKCL_PIPELINE_CACHE environment variable, and when that is empty
+  // too, no cache on disk. Pipelines compiled by one run are then loaded by
+  // the next instead of compiled again, on the same device and driver only
+  // (see Device::pipeline_cache_status).
+  std::filesystem::path pipeline_cache_dir;
+};
+
+// What the on-disk pipeline cache did for a Device.
+struct PipelineCacheStatus {
+  bool enabled = false;
+  // <dir>/vkcl-<vendorID>-<deviceID>-<driverVersion>-<pipelineCacheUUID>.pipeline-cache
+  std::filesystem::path file;
+  // Bytes of Vulkan cache data read from the file and given to the driver
+  // when the Device was created; 0 when there was none to give.
+  size_t loaded_bytes = 0;
+  // Why an existing file was not loaded (unreadable, corrupt, written for
+  // another device or driver); empty when it was loaded or did not exist.
+  std::string ignored;
+  uint32_t pipelines_created = 0;  // vkCreateComputePipelines calls through the cache
+  // Of those, how many the driver reported as found in the cache (pipeline
+  // creation feedback, Vulkan 1.3 devices only). lavapipe never reports one:
+  // its cache data is a header only.
+  uint32_t cache_hits = 0;
+  size_t saved_bytes = 0;  // Vulkan cache data in the file at the last save
 };
 
 class Device {
@@ -118,6 +144,14 @@ class Device {
 
   std::chrono::milliseconds timeout() const;
   void set_timeout(std::chrono::milliseconds timeout);
+
+  // The on-disk pipeline cache (DeviceOptions::pipeline_cache_dir): what it
+  // loaded, ignored and saved. enabled is false when none was asked for.
+  PipelineCacheStatus pipeline_cache_status() const;
+  // Writes the cache file now (the Device also writes it when destroyed, if
+  // new pipelines were made). Throws Error when no cache was asked for or the
+  // file cannot be written.
+  void save_pipeline_cache();
 
   // Runs `kernel` over `range` and waits for it: a CommandList of one kernel,
   // submitted and waited for. Throws Error for unset or stale arguments,
