@@ -37,7 +37,9 @@
 //
 // Not provided (a call is a compile error naming it): atomics on float values
 // (atomic_fetch_add on atomic_float, cl_ext_float_atomics), atomics on
-// __private memory.
+// __private memory, and float/double atomics on __local memory (their int
+// view would need a cast of a Workgroup pointer, which the lowering cannot
+// do yet; the float atomics themselves need VK_EXT_shader_atomic_float).
 
 #include "vkcl_memory_model.h"
 
@@ -205,13 +207,21 @@ static inline cl_mem_fence_flags memory_of(const volatile __generic void* object
   (memory_of(object) == CLK_LOCAL_MEM_FENCE ? ({ __local QT* p = (__local QT*)(object); call; }) \
                                             : ({ __global QT* p = (__global QT*)(object); call; }))
 
+// float and double atomics act on their bits as int or long: global memory only.
+static inline void check_bits_atomic(const volatile __generic void* object) {
+  if (memory_of(object) == CLK_LOCAL_MEM_FENCE) __vkcl_error_float_atomic_on_local_memory();
+}
+#define NO_CHECK(object)
+
 // Load, store, exchange, compare-exchange and init of atomic_T, on its bits
-// as R (T itself for integers, int/long for float/double).
-#define DEFINE_C11_ACCESS(T, R, TO_R, FROM_R)                                                                       \
+// as R (T itself for integers, int/long for float/double; CHECK rejects what
+// the bits cannot do).
+#define DEFINE_C11_ACCESS(T, R, TO_R, FROM_R, CHECK)                                                                \
   void OVERLOADABLE atomic_init(volatile __generic atomic_##T* object, T value) {                                   \
     ON_MEMORY_OF(object, T, *p = value);                                                                            \
   }                                                                                                                 \
   T OVERLOADABLE atomic_load_explicit(volatile __generic atomic_##T* object, memory_order order, memory_scope scope) { \
+    CHECK(object);                                                                                                  \
     return FROM_R(ON_MEMORY_OF(object, volatile R, load_core(p, order, scope)));                                    \
   }                                                                                                                 \
   T OVERLOADABLE atomic_load_explicit(volatile __generic atomic_##T* object, memory_order order) {                  \
@@ -222,6 +232,7 @@ static inline cl_mem_fence_flags memory_of(const volatile __generic void* object
   }                                                                                                                 \
   void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order,       \
                                           memory_scope scope) {                                                     \
+    CHECK(object);                                                                                                  \
     ON_MEMORY_OF(object, volatile R, store_core(p, TO_R(value), order, scope));                                     \
   }                                                                                                                 \
   void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order) {     \
@@ -232,6 +243,7 @@ static inline cl_mem_fence_flags memory_of(const volatile __generic void* object
   }                                                                                                                 \
   T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order,       \
                                           memory_scope scope) {                                                     \
+    CHECK(object);                                                                                                  \
     return FROM_R(ON_MEMORY_OF(object, volatile R, exchange_core(p, TO_R(value), order, scope)));                   \
   }                                                                                                                 \
   T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order) {     \
@@ -240,15 +252,16 @@ static inline cl_mem_fence_flags memory_of(const volatile __generic void* object
   T OVERLOADABLE atomic_exchange(volatile __generic atomic_##T* object, T value) {                                  \
     return atomic_exchange_explicit(object, value, memory_order_seq_cst, memory_scope_device);                      \
   }                                                                                                                 \
-  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, strong)                                                           \
-  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, weak)
+  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, CHECK, strong)                                                    \
+  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, CHECK, weak)
 
 // A weak compare-exchange is allowed to fail spuriously; this one never does.
 // `expected` is written only when the exchange fails (C11 7.17.7.4).
-#define DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, STRENGTH)                                                   \
+#define DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, CHECK, STRENGTH)                                            \
   bool OVERLOADABLE atomic_compare_exchange_##STRENGTH##_explicit(                                                  \
       volatile __generic atomic_##T* object, __generic T* expected, T desired, memory_order success,                \
       memory_order failure, memory_scope scope) {                                                                   \
+    CHECK(object);                                                                                                  \
     const R wanted = TO_R(*expected);                                                                               \
     const R found = ON_MEMORY_OF(object, volatile R,                                                                \
                                  compare_exchange_core(p, wanted, TO_R(desired), success, failure, scope));         \
@@ -282,7 +295,7 @@ static inline cl_mem_fence_flags memory_of(const volatile __generic void* object
   }
 
 #define DEFINE_C11_INTEGER(T)          \
-  DEFINE_C11_ACCESS(T, T, IDENTITY, IDENTITY) \
+  DEFINE_C11_ACCESS(T, T, IDENTITY, IDENTITY, NO_CHECK) \
   DEFINE_C11_FETCH(T, T, add)          \
   DEFINE_C11_FETCH(T, T, sub)          \
   DEFINE_C11_FETCH(T, T, or)           \
@@ -293,7 +306,7 @@ static inline cl_mem_fence_flags memory_of(const volatile __generic void* object
 
 DEFINE_C11_INTEGER(int)
 DEFINE_C11_INTEGER(uint)
-DEFINE_C11_ACCESS(float, int, as_int, as_float)
+DEFINE_C11_ACCESS(float, int, as_int, as_float, check_bits_atomic)
 #ifdef VKCL_INT64_ATOMICS
 DEFINE_C11_INTEGER(long)
 DEFINE_C11_INTEGER(ulong)
@@ -301,7 +314,7 @@ DEFINE_C11_INTEGER(ulong)
 DEFINE_C11_FETCH(ulong, long, add)
 DEFINE_C11_FETCH(ulong, long, sub)
 #if defined(cl_khr_fp64)
-DEFINE_C11_ACCESS(double, long, as_long, as_double)
+DEFINE_C11_ACCESS(double, long, as_long, as_double, check_bits_atomic)
 #endif
 #endif
 
@@ -378,5 +391,6 @@ float OVERLOADABLE atomic_xchg(volatile __global float* p, float value) {
   return as_float(exchange_core((volatile __global int*)p, as_int(value), memory_order_relaxed, memory_scope_device));
 }
 float OVERLOADABLE atomic_xchg(volatile __local float* p, float value) {
-  return as_float(exchange_core((volatile __local int*)p, as_int(value), memory_order_relaxed, memory_scope_device));
+  __vkcl_error_float_atomic_on_local_memory();
+  return value;
 }
