@@ -408,7 +408,15 @@ std::string DeviceInfo::describe() const {
                                                               {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, "tessellation_control"},
                                                               {VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "tessellation_evaluation"},
                                                               {VK_SHADER_STAGE_GEOMETRY_BIT, "geometry"},
-                                                              {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"}}) +
+                                                              {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
+                                                              {VK_SHADER_STAGE_TASK_BIT_EXT, "task"},
+                                                              {VK_SHADER_STAGE_MESH_BIT_EXT, "mesh"},
+                                                              {VK_SHADER_STAGE_RAYGEN_BIT_KHR, "raygen"},
+                                                              {VK_SHADER_STAGE_ANY_HIT_BIT_KHR, "any_hit"},
+                                                              {VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR, "closest_hit"},
+                                                              {VK_SHADER_STAGE_MISS_BIT_KHR, "miss"},
+                                                              {VK_SHADER_STAGE_INTERSECTION_BIT_KHR, "intersection"},
+                                                              {VK_SHADER_STAGE_CALLABLE_BIT_KHR, "callable"}}) +
           "; operations " +
           flag_names<VkSubgroupFeatureFlagBits>(subgroup_operations, {{VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
                                                                       {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},
@@ -417,7 +425,11 @@ std::string DeviceInfo::describe() const {
                                                                       {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "shuffle"},
                                                                       {VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, "shuffle_relative"},
                                                                       {VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered"},
-                                                                      {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"}}) +
+                                                                      {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"},
+                                                                      {VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV, "partitioned_nv"},
+                                                                      // Vulkan 1.4's rotate bits, by value: Debian 12's headers predate them.
+                                                                      {VkSubgroupFeatureFlagBits(0x200), "rotate"},
+                                                                      {VkSubgroupFeatureFlagBits(0x400), "rotate_clustered"}}) +
           "\n";
   text += "  work-groups: size up to " + triple(max_work_group_size) + ", " + std::to_string(max_work_group_invocations) +
           " invocations; count up to " + triple(max_work_group_count) + "\n";

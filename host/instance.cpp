@@ -94,6 +94,7 @@ std::shared_ptr<InstanceState> create_instance(bool validation) {
     messenger.pUserData = state.get();
     check(vkCreateDebugUtilsMessengerEXT(state->instance, &messenger, nullptr, &state->messenger),
           "vkCreateDebugUtilsMessengerEXT");
+    state->destroy_messenger = vkDestroyDebugUtilsMessengerEXT;
   }
   return state;
 }
@@ -111,7 +112,9 @@ std::shared_ptr<InstanceState> InstanceState::get(bool validation) {
 }
 
 InstanceState::~InstanceState() {
-  if (messenger) vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
+  // Not volk's global: a Device::list() instance (without validation) may
+  // have been loaded since, leaving it null.
+  if (messenger) destroy_messenger(instance, messenger, nullptr);
   if (instance) vkDestroyInstance(instance, nullptr);
 }
 

@@ -30,6 +30,9 @@ struct InstanceState {
   uint32_t api_version = 0;
   bool validation = false;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  // This instance's own: volk's global holds the last-loaded instance's, and
+  // the loader gives an instance without VK_EXT_debug_utils a null one.
+  PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger = nullptr;
   std::mutex messages_mutex;
   std::vector<std::string> validation_errors;
 
