@@ -11,6 +11,7 @@
 //                                                     ND-ranges into several dispatches)
 //   local size        the WorkgroupSize spec constant  (right for edge groups too)
 //   global id         group id * enqueued local size + local id + global offset
+//   global linear id  from the global id less the offset, and the global size
 //   global size, global offset, enqueued local size, num groups, work dim:
 //                     push-constant fields, present only when read
 //   sub-group id, sub-group local id   SubgroupId, SubgroupLocalInvocationId
@@ -66,6 +67,16 @@ class KernelBuiltins {
         uint32_t local = binary(Op::OpIAdd, uvec3_, scaled, vulkan_input(BuiltIn::LocalInvocationId, uvec3_));
         return finish(binary(Op::OpIAdd, uvec3_, local, field(NDRangeField::GlobalOffset)), type, result);
       }
+      case BuiltIn::GlobalLinearId: {
+        // (z * global_size.y + y) * global_size.x + x, of the global id less the global offset.
+        uint32_t scaled = binary(Op::OpIMul, uvec3_, group_id(), field(NDRangeField::EnqueuedLocalSize));
+        uint32_t id = binary(Op::OpIAdd, uvec3_, scaled, vulkan_input(BuiltIn::LocalInvocationId, uvec3_));
+        uint32_t size = field(NDRangeField::GlobalSize);
+        uint32_t zy = binary(Op::OpIAdd, uint_, binary(Op::OpIMul, uint_, component(id, 2), component(size, 1)),
+                             component(id, 1));
+        uint32_t linear = binary(Op::OpIAdd, uint_, binary(Op::OpIMul, uint_, zy, component(size, 0)), component(id, 0));
+        return finish(linear, type, result);
+      }
       case BuiltIn::SubgroupId:
       case BuiltIn::SubgroupLocalInvocationId: return finish(subgroup_input(builtin), type, result);
       case BuiltIn::SubgroupMaxSize: return finish(subgroup_input(BuiltIn::SubgroupSize), type, result);
@@ -107,13 +118,15 @@ class KernelBuiltins {
 
   // x * y * z of a uvec3.
   uint32_t items(uint32_t size) {
-    uint32_t product = 0;
-    for (uint32_t d = 0; d < 3; ++d) {
-      uint32_t component = m_.new_id();
-      out_->push_back(std::move(Instruction(Op::OpCompositeExtract, uint_, component).id(size).literal(d)));
-      product = d == 0 ? component : binary(Op::OpIMul, uint_, product, component);
-    }
+    uint32_t product = component(size, 0);
+    for (uint32_t d = 1; d < 3; ++d) product = binary(Op::OpIMul, uint_, product, component(size, d));
     return product;
+  }
+
+  uint32_t component(uint32_t vector, uint32_t index) {
+    uint32_t value = m_.new_id();
+    out_->push_back(std::move(Instruction(Op::OpCompositeExtract, uint_, value).id(vector).literal(index)));
+    return value;
   }
 
   uint32_t binary(Op op, uint32_t type, uint32_t a, uint32_t b) {
