@@ -150,8 +150,9 @@ std::shared_ptr<BufferState> allocate(const std::shared_ptr<DeviceState>& dev, s
     }
     // Out of memory in one heap is worth trying the next; anything else is not.
     if (result != VK_ERROR_OUT_OF_DEVICE_MEMORY && result != VK_ERROR_OUT_OF_HOST_MEMORY) break;
-    tried += (tried.empty() ? "" : ", ") + heap_text(dev->memory, dev->memory.memoryTypes[type].heapIndex) + ": " +
-             vkcl::to_string(result);
+    // Several memory types may share a heap: name each heap once.
+    std::string heap = heap_text(dev->memory, dev->memory.memoryTypes[type].heapIndex) + ": " + vkcl::to_string(result);
+    if (tried.find(heap) == std::string::npos) tried += (tried.empty() ? "" : ", ") + heap;
   }
   if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY)
     throw Error("Buffer: cannot allocate " + std::to_string(bytes) + " bytes (" + bytes_text(bytes) + ") of " + what +

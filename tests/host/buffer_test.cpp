@@ -64,7 +64,9 @@ TEST(BufferAuto, HostVisibleWhereMemoryIsTheHostsElseDeviceLocal) {
   bool unified = info.type == VK_PHYSICAL_DEVICE_TYPE_CPU || info.type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
   bool all_device_local = true;
   for (const MemoryHeapInfo& h : info.heaps) all_device_local &= h.device_local();
-  if (info.driver_name == "llvmpipe") EXPECT_TRUE(unified && all_device_local);
+  if (info.driver_name == "llvmpipe") {
+    EXPECT_TRUE(unified && all_device_local);
+  }
   EXPECT_EQ(b.memory(), unified || all_device_local ? Memory::HostVisible : Memory::DeviceLocal);
   EXPECT_FALSE(b.is_view());
   EXPECT_EQ(b.offset(), 0u);
@@ -252,6 +254,38 @@ TEST(BufferErrors, Sizes) {
   Device& d = test::device();
   expect_error([&] { Buffer(d, 0); }, {"Buffer", "size must not be 0"});
   expect_error([&] { Buffer(d, size_t(1) << 50); }, {"size 1125899906842624 bytes", "maxMemoryAllocationSize"});
+}
+
+// Only where device memory is the GPU's own: on a CPU device (lavapipe) it
+// is the host's, and filling it would starve the machine instead.
+TEST(BufferErrors, OutOfDeviceMemoryNamesSizeAndHeap) {
+  Device& d = test::device();
+  DeviceInfo info = d.info();
+  if (info.type == VK_PHYSICAL_DEVICE_TYPE_CPU || info.type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU)
+    GTEST_SKIP() << info.summary() << ": device memory is host memory";
+  uint64_t largest_heap = 0;
+  for (const MemoryHeapInfo& h : info.heaps)
+    if (h.device_local()) largest_heap = std::max(largest_heap, h.size);
+  const size_t chunk = std::min<uint64_t>(info.max_allocation_size, uint64_t(1) << 32);
+  std::vector<Buffer> held;
+  for (uint64_t tries = 0; tries <= largest_heap / chunk + 2; ++tries) {
+    try {
+      held.emplace_back(d, chunk, BufferOptions{Memory::DeviceLocal});
+    } catch (const Error& e) {
+      std::string message = e.what();
+      EXPECT_EQ(e.result(), VK_ERROR_OUT_OF_DEVICE_MEMORY) << message;
+      for (std::string part : {"Buffer: cannot allocate " + std::to_string(chunk) + " bytes", std::string("device-local memory"),
+                               std::string("heap 0 ("), std::string("VK_ERROR_OUT_OF_DEVICE_MEMORY")})
+        EXPECT_NE(message.find(part), std::string::npos) << "expected '" << part << "' in: " << message;
+      std::printf("after %zu buffers of %zu bytes: %s\n", held.size(), chunk, message.c_str());
+      held.clear();
+      Buffer after(d, 1024, {Memory::DeviceLocal});  // the device is usable again
+      after.fill(7u);
+      EXPECT_EQ(after.read<uint32_t>(1)[0], 7u);
+      return;
+    }
+  }
+  ADD_FAILURE() << held.size() << " buffers of " << chunk << " bytes fit in a " << largest_heap << "-byte heap";
 }
 
 TEST(BufferErrors, Views) {
