@@ -666,6 +666,32 @@ void expect_error_at_call(const std::string& source, OpenCLStd version, const st
                                                             << topic << ", got:\n" << compiled.error;
 }
 
+// -O0 keeps clang's allocas until clc's own SROA: the address-space
+// question is still answered and the same instruction comes out.
+TEST(AtomicsGoldenUnoptimized, O0EmitsTheMappedInstruction) {
+  int checked = 0;
+  for (const char* family : {"operations", "compare_exchange", "generic", "legacy"})
+    for (const Case& c : cases_of(family)) {
+      const bool representative = c.config == &kConfigs[0] &&
+                                  (c.legacy || (c.order.value == opencl::kSeqCst && c.scope.value == opencl::kDeviceScope &&
+                                                (c.function->kind != Kind::CompareExchange ||
+                                                 c.failure.value == opencl::kAcquire)));
+      if (!representative) continue;
+      const Expectation expected = expected_for(c);
+      CompileOptions options;
+      options.cl_std = c.version;
+      options.optimize = false;
+      try {
+        const CompileResult result = compile_opencl(c.source(), kFileName, options);
+        EXPECT_EQ(describe_all(atomics_in(result.module.words)), describe_all(expected.atomics)) << c.in_words() << " at -O0";
+      } catch (const CompileError& e) {
+        ADD_FAILURE() << c.in_words() << " at -O0: " << e.what();
+      }
+      ++checked;
+    }
+  EXPECT_GT(checked, 100);
+}
+
 // 64-bit integer atomics: Int64Atomics, and the feature of the memory they are in.
 TEST(AtomicsGoldenInt64, DeclareInt64AtomicsAndTheFeatureOfTheirMemory) {
   struct Int64Case {
@@ -700,6 +726,14 @@ TEST(AtomicsGoldenInt64, DeclareInt64AtomicsAndTheFeatureOfTheirMemory) {
     EXPECT_TRUE(spirv::Module::parse(words).has_capability(spv::Capability::Int64Atomics)) << c.kernel;
     EXPECT_EQ(features.shader_buffer_int64_atomics, c.buffer) << c.kernel;
     EXPECT_EQ(features.shader_shared_int64_atomics, c.shared) << c.kernel;
+    // The reflection file names them, and the host reads them back.
+    ModuleReflection reflection;
+    reflection.features = features;
+    const std::string text = serialize(reflection);
+    EXPECT_EQ(text.find("feature shader_buffer_int64_atomics\n") != std::string::npos, c.buffer) << text;
+    EXPECT_EQ(text.find("feature shader_shared_int64_atomics\n") != std::string::npos, c.shared) << text;
+    EXPECT_TRUE(missing_features(parse_reflection(text).features, features).empty()) << text;
+    EXPECT_TRUE(missing_features(features, parse_reflection(text).features).empty()) << text;
   }
   // 32-bit atomics need neither.
   ModuleFeatures features;
