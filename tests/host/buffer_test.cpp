@@ -12,17 +12,7 @@
 namespace vkcl {
 namespace {
 
-template <typename Body>
-void expect_error(Body&& body, std::initializer_list<std::string_view> words) {
-  try {
-    body();
-    ADD_FAILURE() << "expected an Error";
-  } catch (const Error& e) {
-    std::string message = e.what();
-    for (std::string_view w : words)
-      EXPECT_NE(message.find(w), std::string::npos) << "expected '" << w << "' in: " << message;
-  }
-}
+using test::expect_error;
 
 constexpr const char* kKernels = R"(
 kernel void scale(global uint* data, global uint* out, uint k) {

@@ -8,18 +8,7 @@
 namespace vkcl {
 namespace {
 
-// Runs `body`, expects an Error, and expects each of `words` in its message.
-template <typename Body>
-void expect_error(Body&& body, std::initializer_list<std::string_view> words) {
-  try {
-    body();
-    ADD_FAILURE() << "expected an Error";
-  } catch (const Error& e) {
-    std::string message = e.what();
-    for (std::string_view w : words)
-      EXPECT_NE(message.find(w), std::string::npos) << "expected '" << w << "' in: " << message;
-  }
-}
+using test::expect_error;
 
 struct Probe {
   Program program{test::device(), test::shader("ndrange_probe")};

@@ -14,20 +14,10 @@
 namespace vkcl {
 namespace {
 
+using test::expect_error;
+
 namespace fs = std::filesystem;
 using detail::PipelineCache;
-
-template <typename Body>
-void expect_error(Body&& body, std::initializer_list<std::string_view> words) {
-  try {
-    body();
-    ADD_FAILURE() << "expected an Error";
-  } catch (const Error& e) {
-    std::string message = e.what();
-    for (std::string_view w : words)
-      EXPECT_NE(message.find(w), std::string::npos) << "expected '" << w << "' in: " << message;
-  }
-}
 
 bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 

@@ -12,6 +12,8 @@
 namespace vkcl {
 namespace {
 
+using test::expect_error;
+
 constexpr std::string_view kSource = R"(
 // dst[i] = src[n - 1 - i] * 3 + add: every work-item reads what another
 // work-group of the previous kernel wrote.
@@ -31,18 +33,6 @@ kernel void sum_scratch(global uint* out, local uint* scratch) {
 Program& program() {
   static Program p = build_program(test::device(), kSource, "queue_test.cl");
   return p;
-}
-
-template <typename Body>
-void expect_error(Body&& body, std::initializer_list<std::string_view> words) {
-  try {
-    body();
-    ADD_FAILURE() << "expected an Error";
-  } catch (const Error& e) {
-    std::string message = e.what();
-    for (std::string_view w : words)
-      EXPECT_NE(message.find(w), std::string::npos) << "expected '" << w << "' in: " << message;
-  }
 }
 
 // 2^16 + 37 work-items in groups of 64: a non-uniform range, so every kernel

@@ -3,11 +3,14 @@
 // test shaders built next to the binary.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vkcl/host.h"
@@ -28,6 +31,19 @@ inline std::filesystem::path shader(const char* name) {
   return std::filesystem::path(VKCL_TEST_SHADER_DIR) / (std::string(name) + ".spv");
 }
 #endif
+
+// Runs `body`, expects an Error, and expects each of `words` in its message.
+template <typename Body>
+void expect_error(Body&& body, std::initializer_list<std::string_view> words) {
+  try {
+    body();
+    ADD_FAILURE() << "expected an Error";
+  } catch (const Error& e) {
+    std::string message = e.what();
+    for (std::string_view w : words)
+      EXPECT_NE(message.find(w), std::string::npos) << "expected '" << w << "' in: " << message;
+  }
+}
 
 inline std::vector<uint32_t> read_words(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
