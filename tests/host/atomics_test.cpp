@@ -155,8 +155,8 @@ __kernel void count64_local(__global long* out) {
 const char* model_name(MemoryModel model) { return model == MemoryModel::Vulkan ? "vulkan" : "glsl450"; }
 
 // Built once per source and memory model. Vulkan: build_program, as a user
-// would; GLSL450: compile_opencl told so, since build_program picks the
-// memory model from the device.
+// would; GLSL450: compiled for a device without vulkanMemoryModel (through
+// VKCL_MODULE_CACHE like build_program) and run on this one.
 Program& program_for(const char* source, MemoryModel model) {
   static std::map<std::pair<const char*, MemoryModel>, Program> programs;
   if (auto it = programs.find({source, model}); it != programs.end()) return it->second;
@@ -164,9 +164,10 @@ Program& program_for(const char* source, MemoryModel model) {
   options.cl_std = OpenCLStd::CL2_0;
   auto build = [&]() -> Program {
     if (model == MemoryModel::Vulkan) return build_program(test::device(), source, "atomics.cl", options);
-    options.memory_model = MemoryModel::GLSL450;
-    CompileResult compiled = compile_opencl(source, "atomics.cl", options);
-    return Program(test::device(), compiled.module.words, std::move(compiled.module.reflection));
+    ModuleFeatures without_memory_model = test::device().features();
+    without_memory_model.vulkan_memory_model = without_memory_model.vulkan_memory_model_device_scope = false;
+    VulkanModule module = compile_module_for(without_memory_model, source, "atomics.cl", options);
+    return Program(test::device(), module.words, std::move(module.reflection));
   };
   return programs.emplace(std::pair{source, model}, build()).first->second;
 }
