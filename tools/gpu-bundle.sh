@@ -9,12 +9,16 @@
 #      GPU tests, no LLVM, which replay those modules.
 # Then, on the GPU machine, from the repository root with build-gpu carried:
 #   tools/gpu-tests.sh [ctest arguments]
+#   tools/gpu-bench.sh [vkcl-bench arguments]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/tools/build.sh"
 rm -rf "$root/build-gpu/modules"
 mkdir -p "$root/build-gpu/modules"
 (cd "$root/build" && VKCL_MODULE_CACHE="$root/build-gpu/modules" ctest -j "$(nproc)" -L gpu --output-on-failure)
+# The benchmark's modules too (its sizes are kernel arguments, so the small
+# run records what tools/gpu-bench.sh replays at the large size).
+(cd "$root/build" && VKCL_MODULE_CACHE="$root/build-gpu/modules" ctest -L bench --output-on-failure)
 cmake -S "$root" -B "$root/build-gpu" -G Ninja -DVKCL_WITH_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$root/build-gpu"
 echo "build-gpu: $(du -sh "$root/build-gpu" | cut -f1), $(ls "$root/build-gpu/modules" | grep -c '\.spv$') modules recorded"

@@ -12,6 +12,7 @@ packages=(
   glslang-tools
   libgtest-dev
   pocl-opencl-icd ocl-icd-opencl-dev
+  mesa-opencl-icd gnuplot-nox
 )
 
 missing=()

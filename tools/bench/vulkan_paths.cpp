@@ -1,0 +1,106 @@
+#include "vulkan_paths.h"
+
+#include <chrono>
+#include <optional>
+
+#include "vkcl/host.h"
+#include "vkcl/source_program.h"
+
+namespace vkcl::bench {
+namespace {
+
+class VulkanPath : public Path {
+ public:
+  VulkanPath(bool twin, std::shared_ptr<Device> device, std::string dir)
+      : twin_(twin), device_(std::move(device)), dir_(std::move(dir)) {}
+
+  std::string name() const override { return twin_ ? "glsl" : "vkcl"; }
+  std::string describe() const override {
+    return device_->describe() + (twin_ ? "; GLSL twins from glslang" : "; OpenCL C through vkcl") +
+           ", GPU time from Vulkan timestamps";
+  }
+
+  RunResult run(const Workload& workload, const Case& c, int repeat) override {
+    std::optional<Program> program;
+    try {
+      program.emplace(twin_ ? Program(*device_, dir_ + "/" + workload.name + ".spv") : build(workload.name, workload.needs_sub_groups));
+    } catch (const std::exception& e) {
+      return {twin_ ? "load error" : "compile error", e.what(), {}};
+    }
+    try {
+      Kernel kernel = program->kernel(workload.name);
+      std::vector<Buffer> buffers;
+      for (const BufferSpec& spec : c.buffers) {
+        buffers.emplace_back(*device_, spec.bytes);
+        if (!spec.output()) buffers.back().write(spec.input);
+      }
+      for (uint32_t i = 0; i < c.args.size(); ++i) {
+        if (c.args[i].buffer >= 0) kernel.set_arg(i, buffers[c.args[i].buffer]);
+        else kernel.set_arg(i, c.args[i].value);
+      }
+      CommandList commands(*device_);
+      commands.enqueue(kernel, NDRange{c.dims, c.global, c.local});
+      auto run_once = [&] {
+        for (size_t b = 0; b < buffers.size(); ++b)
+          if (c.buffers[b].output()) buffers[b].fill(uint32_t(0));
+        Event event = device_->submit(commands, {.timestamps = true});
+        return std::chrono::duration<double, std::milli>(event.kernel_times().at(0).duration()).count();
+      };
+      auto read = [&] {
+        std::vector<std::vector<std::byte>> contents(buffers.size());
+        for (size_t b = 0; b < buffers.size(); ++b)
+          if (c.buffers[b].output()) contents[b] = buffers[b].read<std::byte>(c.buffers[b].bytes);
+        return contents;
+      };
+      return measure(c, repeat, run_once, read);
+    } catch (const std::exception& e) {
+      return {"run error", e.what(), {}};
+    }
+  }
+
+  // Device::run of shaders/bench/empty.cl: argument snapshot, recording,
+  // submission and the wait, all on the host clock.
+  std::optional<RunResult> dispatch_overhead(int repeat) override {
+    if (twin_) return std::nullopt;
+    RunResult result;
+    try {
+      Program program = build("empty", false);
+      Kernel kernel = program.kernel("empty");
+      const NDRange one = NDRange::make({1}, {1});
+      for (int i = 0; i < 10; ++i) device_->run(kernel, one);  // pipelines built, caches warm
+      for (int i = 0; i < repeat; ++i) {
+        auto start = std::chrono::steady_clock::now();
+        device_->run(kernel, one);
+        result.samples.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+      }
+    } catch (const std::exception& e) {
+      return RunResult{"run error", e.what(), {}};
+    }
+    return result;
+  }
+
+ private:
+  // The module cache key covers the file name, so it is the same relative
+  // name on every machine.
+  Program build(const std::string& name, bool sub_groups) {
+    const std::string file = "shaders/bench/" + name + ".cl";
+    CompileOptions options;
+    options.cl_std = sub_groups ? OpenCLStd::CL2_0 : OpenCLStd::CL1_2;
+    return build_program(*device_, read_text(dir_ + "/" + file), file, options);
+  }
+
+  bool twin_;
+  std::shared_ptr<Device> device_;
+  std::string dir_;  // the repository root (vkcl) or the twins' build directory (glsl)
+};
+
+}  // namespace
+
+std::unique_ptr<Path> make_vkcl_path(std::shared_ptr<Device> device, std::string source_root) {
+  return std::make_unique<VulkanPath>(false, std::move(device), std::move(source_root));
+}
+std::unique_ptr<Path> make_glsl_path(std::shared_ptr<Device> device, std::string twin_dir) {
+  return std::make_unique<VulkanPath>(true, std::move(device), std::move(twin_dir));
+}
+
+}  // namespace vkcl::bench
