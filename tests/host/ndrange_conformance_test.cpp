@@ -171,8 +171,9 @@ std::vector<Case> cases() {
       // 3-D: 113 and 373 are prime; 13 and 279 = 9 * 31 are not.
       {"3D_113x113x113_local_4x4x4", [](L) { return NDRange::make({113, 113, 113}, {4, 4, 4}); }},
       {"3D_113x113x113_local_8x8x4_offset", [](L) { return NDRange::make({113, 113, 113}, {8, 8, 4}, {11, 23, 17}); }},
-      {"3D_113x113x113_local_1x1x113_divides_offset",
-       [](L) { return NDRange::make({113, 113, 113}, {1, 1, 113}, {11, 23, 17}); }},
+      // 113 is prime: only 113 divides it, and along x, since devices may allow only 64 along z (NVIDIA).
+      {"3D_113x113x113_local_113x1x1_divides_offset",
+       [](L) { return NDRange::make({113, 113, 113}, {113, 1, 1}, {11, 23, 17}); }},
       {"3D_113x113x113_null_local_offset", [](L) { return NDRange::make({113, 113, 113}, {}, {11, 23, 17}); }},
       {"3D_373x13x279_local_1x13x9_divides", [](L) { return NDRange::make({373, 13, 279}, {1, 13, 9}); }},
       {"3D_373x13x279_local_7x5x3_offset", [](L) { return NDRange::make({373, 13, 279}, {7, 5, 3}, {11, 23, 17}); }},
