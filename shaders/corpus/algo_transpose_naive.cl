@@ -1,0 +1,12 @@
+// Naive matrix transpose of a 48x32 matrix of uints.
+// @kernel transpose
+// @global 48,32
+// @arg in global uint[1536] bits(26)
+// @arg out global uint[1536] zero
+// @arg width uint 48
+// @arg height uint 32
+// @check out exact
+__kernel void transpose(__global const uint* in, __global uint* out, uint width, uint height) {
+  const uint x = get_global_id(0), y = get_global_id(1);
+  out[x * height + y] = in[y * width + x];
+}

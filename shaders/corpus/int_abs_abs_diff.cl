@@ -1,0 +1,12 @@
+// abs and abs_diff (unsigned results, exact even for INT_MIN).
+// @kernel absolute
+// @global 256
+// @arg a global int[256] bits(166)
+// @arg b global int[256] bits(167)
+// @arg c global char[256] bits(168)
+// @arg out global uint4[256] zero
+// @check out exact
+__kernel void absolute(__global const int* a, __global const int* b, __global const char* c, __global uint4* out) {
+  const int i = get_global_id(0);
+  out[i] = (uint4)(abs(a[i]), abs_diff(a[i], b[i]), abs(c[i]), abs_diff(c[i], (char)-128));
+}
