@@ -1,5 +1,7 @@
 #include "conformance.h"
 
+#include "spirv_sync.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,6 +71,23 @@ Program& program(const std::string& file, OpenCLStd cl_std, const std::vector<st
   return *programs.emplace(key, std::move(built)).first->second;
 }
 
+size_t expect_barriers(const std::string& file, OpenCLStd cl_std, const std::vector<std::string>& defines,
+                       const std::string& kernel, const std::vector<std::string>& expected) {
+  std::vector<std::string> got;
+  for (const SyncInstruction& s : synchronization_of(module(file, cl_std, defines).words, kernel))
+    if (s.opcode == spv::OpControlBarrier || s.opcode == spv::OpMemoryBarrier) got.push_back(describe(s));
+  std::string listing;
+  for (const std::string& g : got) listing += "\n    " + g;
+  EXPECT_FALSE(got.empty()) << kernel << " in " << file << " has no barrier";
+  for (const std::string& g : got)
+    EXPECT_TRUE(std::find(expected.begin(), expected.end(), g) != expected.end())
+        << kernel << " in " << file << ": unexpected " << g << "; it has:" << listing;
+  for (const std::string& e : expected)
+    EXPECT_TRUE(std::find(got.begin(), got.end(), e) != got.end())
+        << kernel << " in " << file << ": no " << e << "; it has:" << listing;
+  return got.size();
+}
+
 uint32_t max_local_size(uint32_t cap) {
   const DispatchLimits limits = device().dispatch_limits();
   return std::min({cap, limits.max_local_size[0], limits.max_invocations});
@@ -95,7 +114,7 @@ std::vector<Flag> flags() {
   Options& o = options();
   LitmusOptions& l = o.litmus;
   return {
-      {"litmus-instances", "test instances per litmus test (default 20000 on a CPU device, 10000000 on a GPU)", &l.instances},
+      {"litmus-instances", "test instances per litmus test (default 100000 on a CPU device, 10000000 on a GPU)", &l.instances},
       {"litmus-iterations", "dispatches per litmus test; overrides --litmus-instances", nullptr, &l.iterations},
       {"litmus-local-size", "work-items per work-group (default 256)", nullptr, &l.local_size},
       {"litmus-testing-groups", "work-groups that test, at least (default 2 on a CPU device / 256 on a GPU)", nullptr, &l.testing_groups},
@@ -115,7 +134,8 @@ std::vector<Flag> flags() {
       {"litmus-gap", "spins between the two reads of the broken variants (default 64 / 256)", nullptr, &l.gap},
       {"litmus-permute-first", "across work-groups, pair local id lid with (lid * N) % local size in the other work-group (default 1 on a CPU device, else 0: a random prime per dispatch)", nullptr, &l.permute_first},
       {"litmus-batch", "dispatches per submission (default 16 / 32)", nullptr, &l.batch},
-      {"litmus-seconds", "per test, no new submission after this many seconds (default 10 / 20)", nullptr, &l.seconds},
+      {"litmus-seconds", "per test, no new submission after this many seconds (default 5 on a CPU device, 8 on a GPU)", nullptr, &l.seconds},
+      {"litmus-total-seconds", "all litmus tests together, shared out as they run (default 60 on a CPU device, 400 on a GPU)", nullptr, &l.total_seconds},
       {"litmus-seed", "random seed of the thread placement and stress (default 1)", &l.seed},
       {"conformance-repeat", "runs of each conformance dispatch (default 1)", nullptr, &o.repeat},
       {"junit", "JUnit XML output (default vkcl-conformance.xml; --gtest_output wins)", nullptr, nullptr, &o.junit},
@@ -194,7 +214,7 @@ const LitmusOptions& litmus_options() {
     // chunks one after another: two work-groups, one per thread, paired by
     // local id and released chunk by chunk by the staggered barrier, are
     // what overlaps there (harness.h). A GPU gets the published tests' sizes.
-    fill(l.instances, uint64_t(20000), uint64_t(10'000'000));
+    fill(l.instances, uint64_t(100000), uint64_t(10'000'000));
     fill(l.local_size, 256u, 256u);
     fill(l.testing_groups, 2u, 256u);
     fill(l.max_groups, 2u, 1024u);
@@ -203,7 +223,8 @@ const LitmusOptions& litmus_options() {
     fill(l.pre_stress_iterations, 8u, 64u);
     fill(l.gap, 64u, 256u);
     fill(l.batch, 16u, 32u);
-    fill(l.seconds, 10u, 20u);
+    fill(l.seconds, 5u, 8u);
+    fill(l.total_seconds, 60u, 400u);
     fill(l.spin_polls, 60000u, 1024u);  // lavapipe ends loops after 65535 iterations
     if (l.staggered_barrier > 1) l.staggered_barrier = cpu ? 1 : 0;
     l.local_size = std::min(l.local_size, max_local_size());

@@ -25,6 +25,13 @@ const VulkanModule& module(const std::string& file, OpenCLStd cl_std, const std:
 Program& program(const std::string& file, OpenCLStd cl_std, const std::vector<std::string>& defines = {});
 std::string shader_path(const std::string& file);
 
+// Checks that every barrier (OpControlBarrier / OpMemoryBarrier) of
+// `kernel` in the module of (file, std, defines) reads `expected` (as
+// spirv_sync.h's describe() writes it), and that there is at least one;
+// a failure names the kernel and lists what it has. Returns how many.
+size_t expect_barriers(const std::string& file, OpenCLStd cl_std, const std::vector<std::string>& defines,
+                       const std::string& kernel, const std::vector<std::string>& expected);
+
 // The largest 1-D work-group the device runs (capped at `cap`).
 uint32_t max_local_size(uint32_t cap = 1024);
 
@@ -56,6 +63,7 @@ struct LitmusOptions {
   uint32_t permute_first = 0;     // across work-groups: thread 1's local id is (lid * this) % local size; 0: a random prime
   uint32_t batch = 0;             // dispatches per submission
   uint32_t seconds = 0;           // per test: stop starting submissions after this long (0: default)
+  uint32_t total_seconds = 0;     // all litmus tests together: each gets at most its share of what is left
   uint64_t seed = 1;
 };
 

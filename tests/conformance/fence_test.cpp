@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <tuple>
 
 #include "conformance.h"
 
@@ -24,25 +25,34 @@ enum class Reach { SubGroup, WorkGroup, Device };  // the widest pair the scope 
 struct Form {
   std::string name, release, acquire;
   Reach reach;
+  // Their OpMemoryBarrier semantics' ordering, and memory scope on global memory.
+  std::string release_order, acquire_order, scope;
 };
+
+std::string semantics_order(const std::string& order) {
+  return order == "release" ? "Release" : order == "acquire" ? "Acquire" : "AcquireRelease";  // seq_cst too
+}
 
 std::vector<Form> forms() {
   std::vector<Form> all;
-  const std::pair<const char*, Reach> scopes[] = {{"sub_group", Reach::SubGroup},
-                                                  {"work_group", Reach::WorkGroup},
-                                                  {"device", Reach::Device},
-                                                  {"all_svm_devices", Reach::Device}};
+  const std::tuple<const char*, Reach, const char*> scopes[] = {{"sub_group", Reach::SubGroup, "Subgroup"},
+                                                               {"work_group", Reach::WorkGroup, "Workgroup"},
+                                                               {"device", Reach::Device, "Device"},
+                                                               {"all_svm_devices", Reach::Device, "Device"}};
   const std::pair<const char*, const char*> orders[] = {
       {"release", "acquire"}, {"acq_rel", "acq_rel"}, {"seq_cst", "seq_cst"}, {"release", "seq_cst"}, {"seq_cst", "acquire"}};
-  for (auto [scope, reach] : scopes)
+  for (auto [scope, reach, spirv_scope] : scopes)
     for (auto [release, acquire] : orders) {
       auto fence = [&](const char* order) {
         return std::string("atomic_work_item_fence(flags, memory_order_") + order + ", memory_scope_" + scope + ")";
       };
-      all.push_back({std::string(release) + "_" + acquire + "_" + scope, fence(release), fence(acquire), reach});
+      all.push_back({std::string(release) + "_" + acquire + "_" + scope, fence(release), fence(acquire), reach,
+                     semantics_order(release), semantics_order(acquire), spirv_scope});
     }
-  all.push_back({"mem_fence", "mem_fence(flags)", "mem_fence(flags)", Reach::WorkGroup});
-  all.push_back({"write_mem_fence_read_mem_fence", "write_mem_fence(flags)", "read_mem_fence(flags)", Reach::WorkGroup});
+  all.push_back({"mem_fence", "mem_fence(flags)", "mem_fence(flags)", Reach::WorkGroup, "AcquireRelease",
+                 "AcquireRelease", "Workgroup"});
+  all.push_back({"write_mem_fence_read_mem_fence", "write_mem_fence(flags)", "read_mem_fence(flags)", Reach::WorkGroup,
+                 "Release", "Acquire", "Workgroup"});
   return all;
 }
 void PrintTo(const Form& f, std::ostream* os) { *os << f.release << " ... " << f.acquire; }
@@ -74,6 +84,16 @@ TEST_P(MessagePassing, ReaderThatSeesTheFlagSeesTheData) {
   } catch (const CompileError& e) {
     FAIL() << form.release << " ... " << form.acquire << " does not compile:\n" << e.what();
   }
+  // The fences' instructions: on local memory a scope wider than the work-group is narrowed to Workgroup.
+  const bool local = std::string(pattern.kernel).ends_with("_local");
+  const std::string scope = local && form.scope == "Device" ? "Workgroup" : form.scope;
+  const std::string storage = local ? "WorkgroupMemory" : "UniformMemory";
+  std::vector<std::string> expected{"OpMemoryBarrier " + scope + " " + storage + "|" + form.release_order,
+                                    "OpMemoryBarrier " + scope + " " + storage + "|" + form.acquire_order};
+  if (local) expected.push_back("OpControlBarrier Workgroup Workgroup WorkgroupMemory|AcquireRelease");  // after atomic_init
+  expect_barriers("conformance/message_passing.cl", OpenCLStd::CL2_0,
+                  {"RELEASE_FENCE(flags)=" + form.release, "ACQUIRE_FENCE(flags)=" + form.acquire}, pattern.kernel,
+                  expected);
   Kernel kernel = prog->kernel(pattern.kernel);
   const uint32_t max = max_local_size(256);
   struct Shape {

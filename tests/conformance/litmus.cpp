@@ -78,7 +78,7 @@ const char* placement_define(Placement placement) {
   return "";
 }
 
-Counts run(Program& program, Placement placement, const LitmusOptions& o, uint64_t seed) {
+Counts run(Program& program, Placement placement, const LitmusOptions& o, uint64_t seed, double seconds) {
   Device& dev = device();
   const uint32_t groups = o.max_groups, size = o.local_size;
   const uint64_t threads = uint64_t(groups) * size;
@@ -113,7 +113,7 @@ Counts run(Program& program, Placement placement, const LitmusOptions& o, uint64
     return o.iterations ? total.dispatches >= o.iterations : total.instances >= o.instances;
   };
   while (!done()) {
-    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(o.seconds)) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) {
       total.cut_short = true;
       break;
     }

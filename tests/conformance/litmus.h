@@ -37,7 +37,8 @@ struct Counts {
 };
 
 // Runs `program`'s litmus and classify kernels with `options`; `seed`
-// varies the random draws per test.
-Counts run(Program& program, Placement placement, const LitmusOptions& options, uint64_t seed);
+// varies the random draws per test. No submission starts after
+// `seconds` (the first always does).
+Counts run(Program& program, Placement placement, const LitmusOptions& options, uint64_t seed, double seconds);
 
 }  // namespace vkcl::conformance::litmus

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <functional>
 #include <sstream>
 
@@ -279,6 +280,19 @@ uint64_t seed_of(const Variant& v) {
   return h;
 }
 
+// This test's time: --litmus-seconds, and no more than its share of what
+// is left of --litmus-total-seconds among the litmus tests still to run.
+double time_limit() {
+  static const size_t tests = variants().size();
+  static size_t started = 0;
+  static const auto first = std::chrono::steady_clock::now();
+  const LitmusOptions& o = litmus_options();
+  const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
+  const size_t left = tests > started ? tests - started : 1;
+  ++started;
+  return std::min(double(o.seconds), std::max(0.0, (double(o.total_seconds) - used) / double(left)));
+}
+
 class LitmusKernels : public ::testing::TestWithParam<Variant> {};
 class Litmus : public ::testing::TestWithParam<Variant> {};
 
@@ -314,7 +328,7 @@ TEST_P(Litmus, Outcomes) {
   litmus::Counts c;
   try {
     prog = &program_of(v);
-    c = litmus::run(*prog, v.placement, o, seed_of(v));
+    c = litmus::run(*prog, v.placement, o, seed_of(v), time_limit());
   } catch (const CompileError& e) {
     FAIL() << code_of(v) << " does not compile:\n" << e.what();
   } catch (const Error& e) {
@@ -341,7 +355,7 @@ TEST_P(Litmus, Outcomes) {
                 : forbidden ? (weak ? "FAIL: weak outcome seen" : "pass")
                 : weak      ? (v.expect == Expect::MisMapped ? "noticed: weak seen" : "weak seen")
                             : (v.expect == Expect::MisMapped ? "not noticed: none seen" : "none seen");
-  if (c.cut_short) row.verdict += " (cut short by --litmus-seconds)";
+  if (c.cut_short) row.verdict += " (cut short by --litmus-seconds / --litmus-total-seconds)";
   record_litmus(row);
 
   EXPECT_EQ(c.counted(), c.instances) << v.name << ": the classify kernel counted a different number of instances";

@@ -23,18 +23,29 @@ struct Form {
   std::string barrier;  // BARRIER(flags)=...
   bool all_sizes;       // the long size list, else a short one
   bool global_tile;     // also through global memory (sub_group scope orders global memory for the sub-group only)
+  // The instruction each barrier must be, with the tile in local and in global memory.
+  std::string local_instruction, global_instruction;
 };
 
+const std::string kLocalBarrier = "OpControlBarrier Workgroup Workgroup WorkgroupMemory|AcquireRelease";
+const std::string kGlobalBarrier = "OpControlBarrier Workgroup Workgroup UniformMemory|AcquireRelease";
+const std::string kBothBarrier = "OpControlBarrier Workgroup Workgroup UniformMemory|WorkgroupMemory|AcquireRelease";
+const std::string kGlobalDeviceBarrier = "OpControlBarrier Workgroup Device UniformMemory|AcquireRelease";
+
 const std::vector<Form> kForms{
-    {"barrier", OpenCLStd::CL1_2, "barrier(flags)", true, true},
-    {"barrier_local_and_global", OpenCLStd::CL1_2, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)", false, true},
-    {"work_group_barrier", OpenCLStd::CL2_0, "work_group_barrier(flags)", false, true},
-    {"work_group_barrier_work_group", OpenCLStd::CL2_0, "work_group_barrier(flags, memory_scope_work_group)", false, true},
-    {"work_group_barrier_device", OpenCLStd::CL2_0, "work_group_barrier(flags, memory_scope_device)", false, true},
+    {"barrier", OpenCLStd::CL1_2, "barrier(flags)", true, true, kLocalBarrier, kGlobalBarrier},
+    {"barrier_local_and_global", OpenCLStd::CL1_2, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)", false, true,
+     kBothBarrier, kBothBarrier},
+    {"work_group_barrier", OpenCLStd::CL2_0, "work_group_barrier(flags)", false, true, kLocalBarrier, kGlobalBarrier},
+    {"work_group_barrier_work_group", OpenCLStd::CL2_0, "work_group_barrier(flags, memory_scope_work_group)", false,
+     true, kLocalBarrier, kGlobalBarrier},
+    {"work_group_barrier_device", OpenCLStd::CL2_0, "work_group_barrier(flags, memory_scope_device)", false, true,
+     kLocalBarrier, kGlobalDeviceBarrier},
     {"work_group_barrier_all_svm_devices", OpenCLStd::CL2_0, "work_group_barrier(flags, memory_scope_all_svm_devices)",
-     false, true},
+     false, true, kLocalBarrier, kGlobalDeviceBarrier},
     // Local memory is ordered at work-group scope whatever the scope says (OpenCL C 3.0, work_group_barrier).
-    {"work_group_barrier_sub_group", OpenCLStd::CL3_0, "work_group_barrier(flags, memory_scope_sub_group)", false, false},
+    {"work_group_barrier_sub_group", OpenCLStd::CL3_0, "work_group_barrier(flags, memory_scope_sub_group)", false,
+     false, kLocalBarrier, "OpControlBarrier Workgroup Subgroup UniformMemory|AcquireRelease"},
 };
 
 void PrintTo(const Form& f, std::ostream* os) { *os << f.barrier; }
@@ -68,6 +79,8 @@ TEST_P(Reduction, EveryWorkItemSeesTheSum) {
   } catch (const CompileError& e) {
     FAIL() << form.barrier << " does not compile:\n" << e.what();
   }
+  const size_t barriers = expect_barriers("conformance/reduction.cl", form.cl_std, {"BARRIER(flags)=" + form.barrier},
+                                         kernel_name, {global ? form.global_instruction : form.local_instruction});
   Kernel kernel = prog->kernel(kernel_name);
   std::mt19937 rng(12345);
   uint64_t dispatches = 0, groups_checked = 0;
@@ -106,7 +119,7 @@ TEST_P(Reduction, EveryWorkItemSeesTheSum) {
     }
   std::ostringstream detail;
   detail << all.size() << " local sizes " << all.front() << ".." << all.back() << ", " << groups_checked
-         << " work-groups";
+         << " work-groups; " << barriers << " x " << (global ? form.global_instruction : form.local_instruction);
   record_iterations(dispatches, detail.str());
 }
 

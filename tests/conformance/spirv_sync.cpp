@@ -176,7 +176,10 @@ std::string describe_semantics(uint32_t semantics) {
       {spv::SequentiallyConsistent, "SequentiallyConsistent"}};
   std::string s;
   for (auto [bit, name] : names)
-    if (semantics & bit) s += (s.empty() ? "" : "|") + std::string(name);
+    if (semantics & bit) {
+      if (!s.empty()) s += '|';
+      s += name;
+    }
   return s.empty() ? "None" : s;
 }
 

@@ -32,12 +32,14 @@ uint32_t value_of(uint32_t group, uint32_t lid, uint32_t round) { return group *
 
 struct Form {
   std::string name, call;
+  std::string local_scope, global_scope;  // the memory scope of its OpControlBarrier on each memory
 };
+// A scope wider than the work-group means nothing for local memory and is narrowed to Workgroup.
 const std::vector<Form> kForms{
-    {"sub_group_barrier", "sub_group_barrier(flags)"},
-    {"sub_group_barrier_sub_group", "sub_group_barrier(flags, memory_scope_sub_group)"},
-    {"sub_group_barrier_work_group", "sub_group_barrier(flags, memory_scope_work_group)"},
-    {"sub_group_barrier_device", "sub_group_barrier(flags, memory_scope_device)"},
+    {"sub_group_barrier", "sub_group_barrier(flags)", "Subgroup", "Subgroup"},
+    {"sub_group_barrier_sub_group", "sub_group_barrier(flags, memory_scope_sub_group)", "Subgroup", "Subgroup"},
+    {"sub_group_barrier_work_group", "sub_group_barrier(flags, memory_scope_work_group)", "Workgroup", "Workgroup"},
+    {"sub_group_barrier_device", "sub_group_barrier(flags, memory_scope_device)", "Workgroup", "Device"},
 };
 void PrintTo(const Form& f, std::ostream* os) { *os << f.call; }
 
@@ -55,6 +57,11 @@ TEST_P(SubGroupBarrier, ExchangesWithinTheSubGroup) {
   } catch (const CompileError& e) {
     FAIL() << form.call << " does not compile:\n" << e.what();
   }
+  const bool local = std::string(kernel_name).find("local") != std::string::npos;
+  const std::string instruction = "OpControlBarrier Subgroup " + (local ? form.local_scope : form.global_scope) +
+                                  (local ? " WorkgroupMemory" : " UniformMemory") + "|AcquireRelease";
+  expect_barriers("conformance/sub_group_patterns.cl", OpenCLStd::CL2_0, {"SUB_GROUP_BARRIER(flags)=" + form.call},
+                  kernel_name, {instruction});
   Kernel kernel = prog->kernel(kernel_name);
   const uint32_t s = sub_group_size(), max = max_local_size();
   const bool one = std::string(kernel_name).ends_with("_one");
@@ -98,7 +105,7 @@ TEST_P(SubGroupBarrier, ExchangesWithinTheSubGroup) {
         ++dispatches;
       }
   }
-  record_iterations(dispatches, "sub-group size " + std::to_string(s));
+  record_iterations(dispatches, "sub-group size " + std::to_string(s) + "; " + instruction);
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, SubGroupBarrier, ::testing::Combine(::testing::ValuesIn(kForms), ::testing::ValuesIn(kKernels)),
