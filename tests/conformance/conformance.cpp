@@ -135,7 +135,7 @@ std::vector<Flag> flags() {
       {"litmus-permute-first", "across work-groups, pair local id lid with (lid * N) % local size in the other work-group (default 1 on a CPU device, else 0: a random prime per dispatch)", nullptr, &l.permute_first},
       {"litmus-batch", "dispatches per submission (default 16 / 32)", nullptr, &l.batch},
       {"litmus-seconds", "per test, no new submission after this many seconds (default 5 on a CPU device, 8 on a GPU)", nullptr, &l.seconds},
-      {"litmus-total-seconds", "all litmus tests together, shared out as they run (default 60 on a CPU device, 400 on a GPU)", nullptr, &l.total_seconds},
+      {"litmus-total-seconds", "all litmus tests together, shared out as they run (default 60 on a CPU device, 300 on a GPU)", nullptr, &l.total_seconds},
       {"litmus-seed", "random seed of the thread placement and stress (default 1)", &l.seed},
       {"conformance-repeat", "runs of each conformance dispatch (default 1)", nullptr, &o.repeat},
       {"junit", "JUnit XML output (default vkcl-conformance.xml; --gtest_output wins)", nullptr, nullptr, &o.junit},
@@ -224,7 +224,7 @@ const LitmusOptions& litmus_options() {
     fill(l.gap, 64u, 256u);
     fill(l.batch, 16u, 32u);
     fill(l.seconds, 5u, 8u);
-    fill(l.total_seconds, 60u, 400u);
+    fill(l.total_seconds, 60u, 300u);
     fill(l.spin_polls, 60000u, 1024u);  // lavapipe ends loops after 65535 iterations
     if (l.staggered_barrier > 1) l.staggered_barrier = cpu ? 1 : 0;
     l.local_size = std::min(l.local_size, max_local_size());

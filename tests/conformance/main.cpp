@@ -3,7 +3,8 @@
 // VKCL_DEVICE selects, prints a summary table (test, device, iterations,
 // result) and a table of litmus outcomes, and writes JUnit XML
 // (vkcl-conformance.xml, or --junit=PATH; --gtest_output=xml:PATH wins) with
-// the same tables in markdown beside it.
+// the same tables in markdown beside it. Non-uniform work-groups with
+// barriers are tests/host/ndrange_conformance_test's, not repeated here.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -134,6 +135,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::printf("%s\n", c::options_help().c_str());
+      std::fflush(stdout);
       return RUN_ALL_TESTS();  // prints gtest's own help and runs nothing
     }
   if (!c::parse_options(argc, argv)) return 2;

@@ -72,7 +72,6 @@ class Reduction : public ::testing::TestWithParam<Params> {};
 TEST_P(Reduction, EveryWorkItemSeesTheSum) {
   const auto& [form, kernel_name] = GetParam();
   const bool global = std::string(kernel_name) == "reduce_global";
-  if (global && !form.global_tile) GTEST_SKIP() << "sub-group scope does not order global memory for the work-group";
   Program* prog = nullptr;
   try {
     prog = &program("conformance/reduction.cl", form.cl_std, {"BARRIER(flags)=" + form.barrier});
@@ -123,7 +122,17 @@ TEST_P(Reduction, EveryWorkItemSeesTheSum) {
   record_iterations(dispatches, detail.str());
 }
 
-INSTANTIATE_TEST_SUITE_P(Forms, Reduction, ::testing::Combine(::testing::ValuesIn(kForms), ::testing::ValuesIn(kKernels)),
+// Every form with every kernel, except global memory under a sub-group scope,
+// which orders global memory for the sub-group only.
+std::vector<Params> cases() {
+  std::vector<Params> all;
+  for (const Form& f : kForms)
+    for (const char* k : kKernels)
+      if (f.global_tile || std::string(k) != "reduce_global") all.emplace_back(f, k);
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, Reduction, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<Params>& info) {
                            return std::get<0>(info.param).name + "_" + std::get<1>(info.param);
                          });
