@@ -1,11 +1,19 @@
 // The differential test (DESIGN.md, "Testing", 5): every kernel of
-// shaders/corpus runs through vkcl (built in process by build_program, on the
-// device Device::create() picks: lavapipe here) and through an OpenCL
-// implementation (PoCL here, through the ICD loader, in the vkcl_diff_opencl
-// process, at the same time), with the inputs, ND-range and build options its
-// header gives; the outputs it names are compared exactly (integers) or within
-// its ulp or absolute bound (floating point). shaders/corpus/README.md has the
-// header format.
+// shaders/corpus runs through vkcl (build_program on the device
+// Device::create() picks: lavapipe here) and through an OpenCL implementation
+// (PoCL here, through the ICD loader, in the vkcl_diff_opencl process, at the
+// same time), with the inputs, ND-range and build options its header gives;
+// the outputs it names are compared exactly (integers) or within its ulp or
+// absolute bound (floating point). shaders/corpus/README.md has the header
+// format.
+//
+// vkcl's compiler runs in a worker process (this binary with
+// --compile-worker), which fills VKCL_MODULE_CACHE; build_program here then
+// loads each module from there. So a crash in clang, LLVM or the translator
+// is reported for its kernel (vkcl-crash) instead of ending the test, and a
+// build without the compiler (VKCL_WITH_COMPILER=OFF) runs the same test on
+// modules recorded elsewhere. Every buffer has guard bytes around it, so a
+// kernel that writes outside its buffer is caught, not a heap corruption.
 //
 // One test per kernel: it passes when the kernel's outcome is what
 // shaders/corpus/EXPECTED_FAILURES.txt says (pass when it is not listed, the
@@ -93,13 +101,14 @@ struct Outcome {
   double max_ulp = 0;
 };
 
-// What VKCL_DIFF_WITH_COMPILER=0 builds cannot do: compile. Kernels that vkcl
-// refuses are never recorded in a module cache, so such a build reports them
-// as "no-module", which stands for any of the compile statuses.
+// A build without the compiler (VKCL_WITH_COMPILER=OFF) cannot compile:
+// kernels that vkcl refuses are never recorded in a module cache, so such a
+// build reports them as "no-module", which stands for any of the statuses
+// of a failed compile.
 bool compatible(std::string_view observed, std::string_view expected) {
   if (observed == expected) return true;
-  return observed == "no-module" &&
-         (expected == "compile-error" || expected == "compile-error-noloc" || expected == "internal-error");
+  return observed == "no-module" && (expected == "compile-error" || expected == "compile-error-noloc" ||
+                                     expected == "internal-error" || expected == "vkcl-crash");
 }
 
 // vkcl's CompileError, classified: clang-style "file:line:col: error: ..." is
@@ -391,6 +400,11 @@ void decide(Outcome& o) {
   if (o.vkcl.status != "ok") {
     o.status = o.vkcl.status;
     o.detail = first_line(o.vkcl.detail);
+    // "internal error: vkcl produced SPIR-V that is invalid ...": what is invalid is on the next line.
+    if (o.status == "internal-error" && o.detail.find("is invalid") != std::string::npos) {
+      std::string rest = o.vkcl.detail.substr(std::min(o.vkcl.detail.size(), o.vkcl.detail.find('\n') + 1));
+      o.detail = "invalid SPIR-V: " + first_line(rest);
+    }
     return;
   }
   if (o.opencl.status != "ok") {
@@ -607,8 +621,9 @@ TEST_P(Differential, MatchesOpenCL) {
                     << listed->second.status << " (" << listed->second.reason << "): remove that line";
     return;
   }
-  const std::string details = "vkcl: " + o->vkcl.status + (o->vkcl.detail.empty() ? "" : "\n" + o->vkcl.detail) +
-                              "\nOpenCL: " + o->opencl.status + (o->opencl.detail.empty() ? "" : "\n" + o->opencl.detail);
+  const std::string details = "vkcl: " + o->vkcl.status + (o->vkcl.detail.empty() ? "" : "\n" + truncate(o->vkcl.detail, 3000)) +
+                              "\nOpenCL: " + o->opencl.status +
+                              (o->opencl.detail.empty() ? "" : "\n" + truncate(o->opencl.detail, 3000));
   if (listed == run.expectations.end()) {
     ADD_FAILURE() << o->id << ": " << o->status << ": " << o->detail << "\n" << details
                   << "\n(if this is a known limitation, list it in " << where << ")";
