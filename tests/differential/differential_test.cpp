@@ -440,6 +440,7 @@ std::string truncate(std::string s, size_t width) {
 }
 
 std::string result_text(const Outcome& o, const CorpusRun& run) {
+  if (!run.opencl_unavailable.empty()) return "skipped (no OpenCL)";
   auto listed = run.expectations.find(o.id);
   if (o.status == "pass") return listed == run.expectations.end() ? "pass" : "PASS (listed as failing)";
   if (listed == run.expectations.end()) return "FAIL (not listed)";
@@ -457,6 +458,7 @@ void print_summary(const CorpusRun& run) {
   for (const Outcome& o : run.outcomes) id_width = std::max(id_width, o.id.size());
   std::printf("\nDifferential test: vkcl (%s) against OpenCL (%s)\n", run.vkcl_description.c_str(),
               run.opencl_description.empty() ? "none" : run.opencl_description.c_str());
+  if (!run.opencl_unavailable.empty()) std::printf("no OpenCL reference: %s\n", run.opencl_unavailable.c_str());
   std::printf("%-*s  %-19s  %-18s  %-26s  %s\n", int(id_width), "kernel", "vkcl", "OpenCL", "result", "detail");
   std::map<std::string, int> by_status;
   int passed = 0, vkcl_ok = 0, opencl_ok = 0;
