@@ -8,6 +8,8 @@
 
 namespace vkcl::spirv {
 
+std::unique_ptr<Pass> make_lower_opencl_std();
+std::unique_ptr<Pass> make_splat_select_conditions();
 std::unique_ptr<Pass> make_strip_kernel_decorations();
 std::unique_ptr<Pass> make_rewrite_entry_points();
 std::unique_ptr<Pass> make_lower_kernel_arguments();
@@ -18,6 +20,7 @@ std::unique_ptr<Pass> make_make_global_accesses_coherent();
 std::unique_ptr<Pass> make_structurize_control_flow();
 std::unique_ptr<Pass> make_emit_push_constant_blocks();
 std::unique_ptr<Pass> make_remove_unused_globals();
+std::unique_ptr<Pass> make_forbid_fp_contraction();
 std::unique_ptr<Pass> make_declare_vulkan_module();
 
 }  // namespace vkcl::spirv

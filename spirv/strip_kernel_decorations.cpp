@@ -4,8 +4,7 @@
 // (LinkageAttributes, FuncParamAttr, Alignment, Constant, NoSignedWrap, ...),
 // debug strings other than names, OpLifetimeStart/Stop, and OpLine. Keeps the
 // decorations later passes read (BuiltIn) or emit (SpecId, Offset, ...).
-// Rejects OpenCL.std extended instructions, which no Vulkan driver must accept
-// and which vkcl does not rewrite yet.
+// OpenCL.std extended instructions are gone already (lower_opencl_std).
 #include <algorithm>
 
 #include "compile_error.h"
@@ -41,20 +40,12 @@ class StripKernelDecorations final : public Pass {
     });
     std::erase_if(m.globals, [](const Instruction& g) { return g.opcode == Op::OpLine || g.opcode == Op::OpNoLine; });
 
-    std::vector<uint32_t> opencl_std;
-    for (const Instruction& import : m.ext_inst_imports)
-      if (import.string_at(0) == "OpenCL.std") opencl_std.push_back(import.result_id);
     for (Function& f : m.functions) {
       std::erase_if(f.code, [](const Instruction& i) {
         return i.opcode == Op::OpLifetimeStart || i.opcode == Op::OpLifetimeStop || i.opcode == Op::OpLine ||
                i.opcode == Op::OpNoLine;
       });
-      for (const Instruction& i : f.code)
-        if (i.opcode == Op::OpExtInst && std::ranges::count(opencl_std, i.word(0)))
-          throw CompileError("error: OpenCL.std extended instruction " + std::to_string(i.word(1)) +
-                             " (a math or common builtin) is not supported yet by vkcl's lowering");
     }
-    std::erase_if(m.ext_inst_imports, [&](const Instruction& i) { return std::ranges::count(opencl_std, i.result_id) > 0; });
   }
 };
 

@@ -12,6 +12,7 @@
 #include <llvm/Support/CrashRecoveryContext.h>
 
 #include "compile_error.h"
+#include "expand_intrinsics.h"
 
 // SPIRV-LLVM-Translator 15 does not return its errors: SPIRVErrorLog::
 // checkError prints the message to std::cerr and calls std::exit() (its
@@ -77,6 +78,7 @@ std::string tidy_translator_message(std::string message) {
 }  // namespace
 
 std::vector<uint32_t> translate_to_spirv(llvm::Module& module, std::string_view file_name) {
+  expand_intrinsics_for_translator(module);
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_4);
   std::ostringstream stream;
   std::string error;

@@ -4,7 +4,8 @@
 // inlined into kernels, no debug info. SPIR-V 1.4 at most and no SPIR-V
 // extensions; the translator's own OpenCL builtin mapping never sees a
 // synchronization builtin (builtins/ has turned them into __spirv_* calls).
-// The translator modifies the module.
+// The intrinsics the translator cannot take are expanded first
+// (expand_intrinsics.h). The translator modifies the module.
 #pragma once
 
 #include <cstdint>

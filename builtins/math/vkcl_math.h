@@ -1,0 +1,175 @@
+// Shared by the math, integer, common, geometric and relational builtins:
+// overload macros that define every vector width from the scalar function,
+// and bit-level helpers.
+//
+// Every file that includes this one computes in the precision it writes:
+// FP_CONTRACT is off, so a * b + c is two correctly rounded operations (the
+// error-free transformations and argument reductions here depend on that;
+// spirv/forbid_fp_contraction keeps Vulkan drivers from fusing them), and
+// mad() is what asks for "fma or multiply-then-add". NaN, infinity and sign
+// tests look at the bits, never at comparisons a Vulkan driver may fold by
+// assuming there are no NaNs.
+#pragma once
+
+#pragma OPENCL FP_CONTRACT OFF
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define VKCL_FP64 1
+#endif
+
+#define VKCL_OVERLOAD __attribute__((overloadable))
+
+// A call to a builtin this library defines sees only the overloads defined
+// above it in the same file (clang's table of builtin declarations is not
+// consulted once the name is declared), so a double argument could silently
+// become a float. Such conversions are errors here.
+#pragma clang diagnostic error "-Wimplicit-float-conversion"
+
+// ---------------------------------------------------------------------------
+// Vector overloads from scalar ones, component by component. Widths 4, 8 and
+// 16 split into halves, so each level calls the one below.
+
+// R F(T a)
+#define VKCL_VECTORIZE_1(R, F, T)                                                              \
+  R##2 VKCL_OVERLOAD F(T##2 a) { return (R##2)(F(a.s0), F(a.s1)); }                           \
+  R##3 VKCL_OVERLOAD F(T##3 a) { return (R##3)(F(a.s0), F(a.s1), F(a.s2)); }                  \
+  R##4 VKCL_OVERLOAD F(T##4 a) { return (R##4)(F(a.lo), F(a.hi)); }                           \
+  R##8 VKCL_OVERLOAD F(T##8 a) { return (R##8)(F(a.lo), F(a.hi)); }                           \
+  R##16 VKCL_OVERLOAD F(T##16 a) { return (R##16)(F(a.lo), F(a.hi)); }
+
+// R F(T a, U b)
+#define VKCL_VECTORIZE_2(R, F, T, U)                                                           \
+  R##2 VKCL_OVERLOAD F(T##2 a, U##2 b) { return (R##2)(F(a.s0, b.s0), F(a.s1, b.s1)); }       \
+  R##3 VKCL_OVERLOAD F(T##3 a, U##3 b) {                                                      \
+    return (R##3)(F(a.s0, b.s0), F(a.s1, b.s1), F(a.s2, b.s2));                               \
+  }                                                                                            \
+  R##4 VKCL_OVERLOAD F(T##4 a, U##4 b) { return (R##4)(F(a.lo, b.lo), F(a.hi, b.hi)); }       \
+  R##8 VKCL_OVERLOAD F(T##8 a, U##8 b) { return (R##8)(F(a.lo, b.lo), F(a.hi, b.hi)); }       \
+  R##16 VKCL_OVERLOAD F(T##16 a, U##16 b) { return (R##16)(F(a.lo, b.lo), F(a.hi, b.hi)); }
+
+// R F(T a, U b) with a scalar b (ldexp(floatn, int), fmax(floatn, float), ...).
+#define VKCL_VECTORIZE_2_SCALAR(R, F, T, U)                                                    \
+  R##2 VKCL_OVERLOAD F(T##2 a, U b) { return (R##2)(F(a.s0, b), F(a.s1, b)); }                \
+  R##3 VKCL_OVERLOAD F(T##3 a, U b) { return (R##3)(F(a.s0, b), F(a.s1, b), F(a.s2, b)); }    \
+  R##4 VKCL_OVERLOAD F(T##4 a, U b) { return (R##4)(F(a.lo, b), F(a.hi, b)); }                \
+  R##8 VKCL_OVERLOAD F(T##8 a, U b) { return (R##8)(F(a.lo, b), F(a.hi, b)); }                \
+  R##16 VKCL_OVERLOAD F(T##16 a, U b) { return (R##16)(F(a.lo, b), F(a.hi, b)); }
+
+// R F(T a, U b, V c)
+#define VKCL_VECTORIZE_3(R, F, T, U, V)                                                        \
+  R##2 VKCL_OVERLOAD F(T##2 a, U##2 b, V##2 c) {                                              \
+    return (R##2)(F(a.s0, b.s0, c.s0), F(a.s1, b.s1, c.s1));                                  \
+  }                                                                                            \
+  R##3 VKCL_OVERLOAD F(T##3 a, U##3 b, V##3 c) {                                              \
+    return (R##3)(F(a.s0, b.s0, c.s0), F(a.s1, b.s1, c.s1), F(a.s2, b.s2, c.s2));             \
+  }                                                                                            \
+  R##4 VKCL_OVERLOAD F(T##4 a, U##4 b, V##4 c) { return (R##4)(F(a.lo, b.lo, c.lo), F(a.hi, b.hi, c.hi)); } \
+  R##8 VKCL_OVERLOAD F(T##8 a, U##8 b, V##8 c) { return (R##8)(F(a.lo, b.lo, c.lo), F(a.hi, b.hi, c.hi)); } \
+  R##16 VKCL_OVERLOAD F(T##16 a, U##16 b, V##16 c) {                                          \
+    return (R##16)(F(a.lo, b.lo, c.lo), F(a.hi, b.hi, c.hi));                                 \
+  }
+
+// R F(T a, AS P* out): the scalar function for __private pointers does the
+// work; each vector result collects its components' outputs in private
+// memory first.
+#define VKCL_VECTORIZE_OUT(R, F, T, P, AS)                                                     \
+  R##2 VKCL_OVERLOAD F(T##2 a, AS P##2* out) {                                                 \
+    P o0, o1;                                                                                  \
+    R##2 r = (R##2)(F(a.s0, &o0), F(a.s1, &o1));                                               \
+    *out = (P##2)(o0, o1);                                                                     \
+    return r;                                                                                  \
+  }                                                                                            \
+  R##3 VKCL_OVERLOAD F(T##3 a, AS P##3* out) {                                                 \
+    P o0, o1, o2;                                                                              \
+    R##3 r = (R##3)(F(a.s0, &o0), F(a.s1, &o1), F(a.s2, &o2));                                 \
+    *out = (P##3)(o0, o1, o2);                                                                 \
+    return r;                                                                                  \
+  }                                                                                            \
+  VKCL_VECTORIZE_OUT_HALVES(R, F, T, P, AS, 4, 2)                                              \
+  VKCL_VECTORIZE_OUT_HALVES(R, F, T, P, AS, 8, 4)                                              \
+  VKCL_VECTORIZE_OUT_HALVES(R, F, T, P, AS, 16, 8)
+#define VKCL_VECTORIZE_OUT_HALVES(R, F, T, P, AS, N, H)                                        \
+  R##N VKCL_OVERLOAD F(T##N a, AS P##N* out) {                                                 \
+    P##H lo, hi;                                                                               \
+    R##N r = (R##N)(F(a.lo, &lo), F(a.hi, &hi));                                               \
+    *out = (P##N)(lo, hi);                                                                     \
+    return r;                                                                                  \
+  }
+
+// R F(T a, U b, AS P* out) (remquo)
+#define VKCL_VECTORIZE_2_OUT(R, F, T, U, P, AS)                                                \
+  R##2 VKCL_OVERLOAD F(T##2 a, U##2 b, AS P##2* out) {                                         \
+    P o0, o1;                                                                                  \
+    R##2 r = (R##2)(F(a.s0, b.s0, &o0), F(a.s1, b.s1, &o1));                                   \
+    *out = (P##2)(o0, o1);                                                                     \
+    return r;                                                                                  \
+  }                                                                                            \
+  R##3 VKCL_OVERLOAD F(T##3 a, U##3 b, AS P##3* out) {                                         \
+    P o0, o1, o2;                                                                              \
+    R##3 r = (R##3)(F(a.s0, b.s0, &o0), F(a.s1, b.s1, &o1), F(a.s2, b.s2, &o2));               \
+    *out = (P##3)(o0, o1, o2);                                                                 \
+    return r;                                                                                  \
+  }                                                                                            \
+  VKCL_VECTORIZE_2_OUT_HALVES(R, F, T, U, P, AS, 4, 2)                                         \
+  VKCL_VECTORIZE_2_OUT_HALVES(R, F, T, U, P, AS, 8, 4)                                         \
+  VKCL_VECTORIZE_2_OUT_HALVES(R, F, T, U, P, AS, 16, 8)
+#define VKCL_VECTORIZE_2_OUT_HALVES(R, F, T, U, P, AS, N, H)                                   \
+  R##N VKCL_OVERLOAD F(T##N a, U##N b, AS P##N* out) {                                         \
+    P##H lo, hi;                                                                               \
+    R##N r = (R##N)(F(a.lo, b.lo, &lo), F(a.hi, b.hi, &hi));                                   \
+    *out = (P##N)(lo, hi);                                                                     \
+    return r;                                                                                  \
+  }
+
+// The scalar function for a non-private address space, through a private
+// temporary: R F(T a, AS P* out).
+#define VKCL_OUT_VIA_PRIVATE(R, F, T, P, AS)                                                   \
+  R VKCL_OVERLOAD F(T a, AS P* out) {                                                          \
+    P o;                                                                                       \
+    R r = F(a, &o);                                                                            \
+    *out = o;                                                                                  \
+    return r;                                                                                  \
+  }
+#define VKCL_OUT_VIA_PRIVATE_2(R, F, T, U, P, AS)                                              \
+  R VKCL_OVERLOAD F(T a, U b, AS P* out) {                                                     \
+    P o;                                                                                       \
+    R r = F(a, b, &o);                                                                         \
+    *out = o;                                                                                  \
+    return r;                                                                                  \
+  }
+
+// Every address space a pointer argument of an OpenCL C 1.2 program (global,
+// local, private) or of a 2.0/3.0 program (generic) can be in.
+#define VKCL_FOR_EACH_OUT_SPACE(M, ...) \
+  M(__VA_ARGS__, __global) M(__VA_ARGS__, __local) M(__VA_ARGS__, __generic)
+
+// ---------------------------------------------------------------------------
+// Float bits. `as_uint`/`as_ulong` of the value: the tests below never
+// depend on how a driver treats NaN in comparisons.
+
+#define VKCL_FLOAT_SIGN 0x80000000u
+#define VKCL_FLOAT_ABS 0x7fffffffu
+#define VKCL_FLOAT_INF 0x7f800000u
+#define VKCL_DOUBLE_SIGN 0x8000000000000000ul
+#define VKCL_DOUBLE_ABS 0x7ffffffffffffffful
+#define VKCL_DOUBLE_INF 0x7ff0000000000000ul
+
+static inline int __vkcl_isnan_f(float x) { return (as_uint(x) & VKCL_FLOAT_ABS) > VKCL_FLOAT_INF; }
+static inline int __vkcl_isinf_f(float x) { return (as_uint(x) & VKCL_FLOAT_ABS) == VKCL_FLOAT_INF; }
+static inline int __vkcl_isfinite_f(float x) { return (as_uint(x) & VKCL_FLOAT_ABS) < VKCL_FLOAT_INF; }
+static inline int __vkcl_signbit_f(float x) { return as_int(x) < 0; }
+static inline float __vkcl_quiet_nan_f(void) { return as_float(0x7fc00000u); }
+
+#ifdef VKCL_FP64
+static inline int __vkcl_isnan_d(double x) { return (as_ulong(x) & VKCL_DOUBLE_ABS) > VKCL_DOUBLE_INF; }
+static inline int __vkcl_isinf_d(double x) { return (as_ulong(x) & VKCL_DOUBLE_ABS) == VKCL_DOUBLE_INF; }
+static inline int __vkcl_isfinite_d(double x) { return (as_ulong(x) & VKCL_DOUBLE_ABS) < VKCL_DOUBLE_INF; }
+static inline int __vkcl_signbit_d(double x) { return as_long(x) < 0; }
+static inline double __vkcl_quiet_nan_d(void) { return as_double(0x7ff8000000000000ul); }
+#endif
+
+// 2^n for an integer n in [-126, 127] (float) / [-1022, 1023] (double), exactly.
+static inline float __vkcl_pow2_f(int n) { return as_float((uint)(n + 127) << 23); }
+#ifdef VKCL_FP64
+static inline double __vkcl_pow2_d(int n) { return as_double((ulong)(n + 1023) << 52); }
+#endif
