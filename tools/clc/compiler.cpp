@@ -1,5 +1,6 @@
 #include "compiler.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -48,7 +49,7 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
       context.setOpaquePointers(false);  // the translator needs typed pointers
       std::unique_ptr<llvm::Module> module = run_frontend(source, file_name, options, context, result.warnings);
       stage = "linking the builtin library";
-      link_builtins(*module, file_name, options);
+      const LinkReport linked = link_builtins(*module, file_name, options, result.warnings);
       stage = "translating to SPIR-V";
       result.kernel_spirv = translate_to_spirv(*module, file_name);
       if (options.lower) {
@@ -57,7 +58,21 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
         lowering.memory_model = options.memory_model;
         lowering.device_scope_available = options.vulkan_device_scope;
         lowering.optimize = options.optimize;
-        result.module = lower_to_vulkan(result.kernel_spirv, lowering);
+        try {
+          result.module = lower_to_vulkan(result.kernel_spirv, lowering);
+        } catch (const CompileError& error) {
+          // The lowering knows no file names; its plain errors get the input's.
+          const std::string text = error.what();
+          if (text.rfind("error: ", 0) == 0) throw CompileError(std::string(file_name) + ": " + text);
+          throw;
+        }
+        // Measured on the LLVM module (check_local_memory.h); the lowering
+        // does not count kernel-scope __local variables itself.
+        for (KernelReflection& kernel : result.module.reflection.kernels) {
+          auto found = linked.static_local_memory.find(kernel.name);
+          if (found != linked.static_local_memory.end())
+            kernel.static_local_memory = std::max<uint64_t>(kernel.static_local_memory, found->second);
+        }
       }
     } catch (...) {
       failure = std::current_exception();

@@ -43,6 +43,9 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include "check_barrier_divergence.h"
+#include "check_local_memory.h"
+#include "source_locations.h"
 #include "vkcl/builtins_bitcode.h"
 
 namespace vkcl {
@@ -50,46 +53,6 @@ namespace {
 
 bool is_kernel(const llvm::Function& function) {
   return function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
-}
-
-// "file:line:col" of a location, or the main file's name when there is none
-// (optimization may merge call sites).
-std::string format_location(const llvm::DILocation* loc, std::string_view file_name) {
-  if (loc == nullptr || loc->getLine() == 0) return std::string(file_name);
-  std::string file = loc->getFilename().str();
-  if (file.empty()) file = std::string(file_name);
-  std::string text = file + ":" + std::to_string(loc->getLine());
-  if (loc->getColumn() != 0) text += ":" + std::to_string(loc->getColumn());
-  return text;
-}
-
-std::string location_of(const llvm::Instruction& instruction, std::string_view file_name) {
-  return format_location(instruction.getDebugLoc().get(), file_name);
-}
-
-// Notes for the chain of user functions inlined between the kernel and the
-// instruction: "file:line:col: note: 'helper' is called here".
-std::string inlining_notes(const llvm::Instruction& instruction, std::string_view file_name) {
-  std::string notes;
-  for (const llvm::DILocation* loc = instruction.getDebugLoc().get(); loc != nullptr && loc->getInlinedAt() != nullptr;
-       loc = loc->getInlinedAt()) {
-    const llvm::DILocation* call = loc->getInlinedAt();
-    if (call->getLine() == 0) continue;
-    const llvm::DISubprogram* callee = loc->getScope()->getSubprogram();
-    const std::string name = callee != nullptr ? callee->getName().str() : std::string();
-    notes += format_location(call, file_name) + ": note: " + (name.empty() ? std::string("called") : "'" + name + "' is called") + " here\n";
-  }
-  return notes;
-}
-
-// The source name of a function: "foo" for `_Z3fooi` and for `foo`.
-std::string_view base_name(std::string_view name) {
-  if (!name.starts_with("_Z")) return name;
-  size_t i = 2;
-  size_t length = 0;
-  while (i < name.size() && name[i] >= '0' && name[i] <= '9') length = length * 10 + (name[i++] - '0');
-  if (length == 0 || i + length > name.size()) return name;
-  return name.substr(i, length);
 }
 
 std::string pretty_name(const llvm::Function& function) {
@@ -292,7 +255,9 @@ struct ResolveMemoryOfPointerPass : llvm::PassInfoMixin<ResolveMemoryOfPointerPa
 // ---------------------------------------------------------------------------
 // Optimization
 
-void optimize(llvm::Module& module, bool full_optimization) {
+// Returns the warnings of the checks that need the optimized CFG before
+// structurization (warn_divergent_barriers).
+std::string optimize(llvm::Module& module, bool full_optimization, std::string_view file_name) {
   llvm::PipelineTuningOptions tuning;
   // Vectors the user did not write would only reach the lowering as pointer
   // casts to vector types; keep the module scalar where the source is.
@@ -344,6 +309,11 @@ void optimize(llvm::Module& module, bool full_optimization) {
   // their casts back from the generic address space cancel clang's.
   passes.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InferAddressSpacesPass(kGenericAddressSpace)));
   passes.addPass(llvm::GlobalDCEPass());
+  passes.run(module, module_analyses);
+
+  // Before structurization, whose flow blocks would hide which branch
+  // decides whether a barrier runs.
+  std::string warnings = warn_divergent_barriers(module, file_name);
 
   // The shape spirv/structurize_control_flow expects (it adds the merge
   // instructions Shader modules need): no switches, one return, reducible,
@@ -355,8 +325,10 @@ void optimize(llvm::Module& module, bool full_optimization) {
   structurize.addPass(llvm::FixIrreduciblePass());
   structurize.addPass(llvm::UnifyLoopExitsPass());
   structurize.addPass(llvm::StructurizeCFGPass());
-  passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(structurize)));
-  passes.run(module, module_analyses);
+  llvm::ModulePassManager structurize_passes;
+  structurize_passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(structurize)));
+  structurize_passes.run(module, module_analyses);
+  return warnings;
 }
 
 void remove_lifetime_markers(llvm::Module& module) {
@@ -377,6 +349,62 @@ void remove_lifetime_markers(llvm::Module& module) {
         (function.getIntrinsicID() == llvm::Intrinsic::lifetime_start ||
          function.getIntrinsicID() == llvm::Intrinsic::lifetime_end))
       function.eraseFromParent();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Kernel arguments of OpenCL's opaque types
+
+// What is wrong with a kernel argument of the opaque type clang names
+// `opencl.<name>` (images, samplers, pipes, queues, events); empty if nothing.
+std::string opaque_argument_problem(llvm::StringRef name) {
+  if (name.startswith("opencl.image")) return "images are not supported";
+  if (name.startswith("opencl.sampler")) return "samplers are not supported (images are not)";
+  if (name.startswith("opencl.pipe")) return "pipes are not supported";
+  if (name.startswith("opencl.queue") || name.startswith("opencl.clk_event") || name.startswith("opencl.reserve_id"))
+    return "device-side enqueue is not supported";
+  return "arguments of type '" + name.drop_front(sizeof("opencl.") - 1).str() + "' are not supported";
+}
+
+// After check_calls, which names the call of a builtin that uses such an
+// argument; an argument the kernel never uses would otherwise reach the
+// lowering, which has no layout for these types.
+void check_kernel_arguments(const llvm::Module& module, std::string_view file_name) {
+  Diagnostics diagnostics;
+  for (const llvm::Function& kernel : module) {
+    if (!is_kernel(kernel) || kernel.isDeclaration()) continue;
+    const llvm::MDNode* types = kernel.getMetadata("kernel_arg_type");
+    std::string where(file_name);
+    if (const llvm::DISubprogram* subprogram = kernel.getSubprogram(); subprogram && subprogram->getLine() != 0)
+      where = (subprogram->getFilename().empty() ? std::string(file_name) : subprogram->getFilename().str()) + ":" +
+              std::to_string(subprogram->getLine());
+    for (const llvm::Argument& argument : kernel.args()) {
+      auto* pointer = llvm::dyn_cast<llvm::PointerType>(argument.getType());
+      if (pointer == nullptr || pointer->isOpaque()) continue;
+      auto* opaque = llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
+      if (opaque == nullptr || !opaque->hasName() || !opaque->getName().startswith("opencl.")) continue;
+      std::string type = opaque->getName().drop_front(sizeof("opencl.") - 1).str();
+      if (types != nullptr && argument.getArgNo() < types->getNumOperands())
+        if (const auto* text = llvm::dyn_cast<llvm::MDString>(types->getOperand(argument.getArgNo())))
+          type = text->getString().str();
+      if (opaque->getName().startswith("opencl.pipe")) type = "pipe " + type;  // the metadata names the packet type
+      const std::string name = argument.hasName() ? "'" + argument.getName().str() + "' " : std::string();
+      diagnostics.error(where, opaque_argument_problem(opaque->getName()) + ": argument " +
+                                   std::to_string(argument.getArgNo()) + " " + name + "of kernel '" +
+                                   kernel.getName().str() + "' has type " + type);
+    }
+  }
+  diagnostics.throw_if_any();
+}
+
+// prefetch() only hints that memory will be read soon and has no effect a
+// program can observe (OpenCL C 6.15.11); Vulkan has no counterpart.
+void remove_prefetches(llvm::Module& module) {
+  for (llvm::Function& function : module) {
+    if (!function.isDeclaration() || base_name(function.getName()) != "prefetch") continue;
+    for (llvm::User* user : llvm::make_early_inc_range(function.users()))
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == &function)
+        call->eraseFromParent();
   }
 }
 
@@ -478,6 +506,13 @@ std::string unresolved_call_problem(llvm::StringRef mangled) {
     return "images are not supported ('" + ref.str() + "')";
   if (ref.startswith("work_group_"))  // work_group_barrier is defined in builtins/, so never unresolved
     return "work-group collective functions ('" + ref.str() + "') are not supported yet";
+  // cl_khr_subgroups' collectives (the translator's OpGroup* need the Kernel
+  // Groups capability); sub_group_barrier is defined in builtins/.
+  if (ref == "sub_group_all" || ref == "sub_group_any" || ref == "sub_group_broadcast" ||
+      ref.startswith("sub_group_reduce_") || ref.startswith("sub_group_scan_"))
+    return "sub-group collective functions ('" + ref.str() + "') are not supported yet";
+  if (ref.startswith("async_work_group_") || ref == "wait_group_events")
+    return "asynchronous copies ('" + ref.str() + "') are not supported yet";
   if (ref.startswith("atomic_") || ref.startswith("atom_"))  // builtins/atomics.cl defines the supported ones
     return "'" + ref.str() +
            "' is not supported for these argument types: vkcl's atomics take int, uint, long or ulong objects "
@@ -549,7 +584,8 @@ void check_calls(llvm::Module& module, std::string_view file_name) {
 
 }  // namespace
 
-void link_builtins(llvm::Module& module, std::string_view file_name, const CompileOptions& options) {
+LinkReport link_builtins(llvm::Module& module, std::string_view file_name, const CompileOptions& options,
+                         std::string& warnings) {
   if (std::none_of(module.begin(), module.end(),
                    [](const llvm::Function& function) { return is_kernel(function) && !function.isDeclaration(); })) {
     // A Vulkan module needs an entry point.
@@ -559,9 +595,13 @@ void link_builtins(llvm::Module& module, std::string_view file_name, const Compi
   reject_recursion(module, file_name);
   redirect_calls_to_kernels(module);
   internalize_and_mark_inline(module);
-  optimize(module, options.optimize);
+  warnings += optimize(module, options.optimize, file_name);
+  LinkReport report;
   remove_lifetime_markers(module);
+  remove_prefetches(module);
   check_calls(module, file_name);
+  check_kernel_arguments(module, file_name);
+  report.static_local_memory = check_static_local_memory(module, file_name);
   llvm::StripDebugInfo(module);
 
   std::string problems;
@@ -570,6 +610,7 @@ void link_builtins(llvm::Module& module, std::string_view file_name, const Compi
     problems_stream.flush();
     throw CompileError(std::string(file_name) + ": error: internal compiler error: invalid LLVM IR after linking builtins: " + problems);
   }
+  return report;
 }
 
 }  // namespace vkcl

@@ -26,9 +26,19 @@
 //   - a call the builtin library could not resolve, unless the translator
 //     lowers it itself (see the allow-list in link_builtins.cpp), and the
 //     __vkcl_error_* markers builtins/ calls for undefined argument values.
+//   - kernel arguments of OpenCL's opaque types (images, samplers, pipes,
+//     queues) that no call reported, at the kernel;
+//   - kernel-scope __local variables above kMaxStaticLocalMemory
+//     (check_local_memory.h).
+// Warnings (appended to `warnings`): barriers that only part of a work-group
+// or sub-group may reach (check_barrier_divergence.h). Calls to prefetch()
+// are removed: a hint without observable effect, with no Vulkan counterpart.
 // Does not guarantee that the translator or the lowering accepts the result.
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <string>
 #include <string_view>
 
 #include "compiler.h"
@@ -39,6 +49,12 @@ class Module;
 
 namespace vkcl {
 
-void link_builtins(llvm::Module& module, std::string_view file_name, const CompileOptions& options);
+struct LinkReport {
+  // Bytes of kernel-scope __local variables by kernel name (none: absent).
+  std::map<std::string, uint64_t> static_local_memory;
+};
+
+LinkReport link_builtins(llvm::Module& module, std::string_view file_name, const CompileOptions& options,
+                         std::string& warnings);
 
 }  // namespace vkcl

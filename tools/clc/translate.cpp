@@ -41,7 +41,8 @@ void stop_capturing(Translation& translation) {
 
 }  // namespace
 
-extern "C" [[noreturn]] void exit(int status) noexcept {
+// noreturn already, from <stdlib.h>'s declaration (clang rejects [[noreturn]] on a redeclaration).
+extern "C" void exit(int status) noexcept {
   if (Translation* translation = active_translation) {
     if (llvm::CrashRecoveryContext* recovery = llvm::CrashRecoveryContext::GetCurrent()) {
       translation->exited = true;

@@ -1,0 +1,7 @@
+kernel void k(global int* p, local int* tile) {
+  if (get_local_id(0) == 0) {
+    tile[0] = p[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  p[get_global_id(0)] = tile[0];
+}

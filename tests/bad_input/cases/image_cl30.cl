@@ -1,0 +1,3 @@
+kernel void k(global int* p, read_only image2d_t image) {
+  p[0] = 1;
+}

@@ -1,0 +1,3 @@
+kernel void k(bool flag, global int* p) {
+  p[0] = flag;
+}

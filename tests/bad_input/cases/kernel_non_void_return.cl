@@ -1,0 +1,4 @@
+kernel int k(global int* p) {
+  p[0] = 1;
+  return 0;
+}

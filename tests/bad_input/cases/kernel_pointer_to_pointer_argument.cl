@@ -1,0 +1,3 @@
+kernel void k(global int* global* p) {
+  p[0][0] = 1;
+}

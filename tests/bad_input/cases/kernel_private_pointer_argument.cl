@@ -1,0 +1,3 @@
+kernel void k(int* p) {
+  p[0] = 1;
+}

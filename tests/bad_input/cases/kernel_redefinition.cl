@@ -1,0 +1,6 @@
+kernel void k(global int* p) {
+  p[0] = 1;
+}
+kernel void k(global int* p) {
+  p[0] = 2;
+}

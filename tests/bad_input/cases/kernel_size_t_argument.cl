@@ -1,0 +1,3 @@
+kernel void k(size_t n, global int* p) {
+  p[0] = n;
+}

@@ -1,0 +1,3 @@
+kernel void k(global int* p) {
+  p[0] = 1
+}

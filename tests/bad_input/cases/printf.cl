@@ -1,0 +1,3 @@
+kernel void k(global int* p) {
+  printf("%d\n", p[0]);
+}

@@ -1,0 +1,4 @@
+global int counter;
+kernel void k(global int* p) {
+  p[0] = counter;
+}

@@ -1,0 +1,4 @@
+__attribute__((reqd_work_group_size(0, 1, 1)))
+kernel void k(global int* p) {
+  p[0] = 1;
+}

@@ -1,0 +1,4 @@
+kernel void k(global int* p) {
+  p[0] = 1;
+  barrier();
+}

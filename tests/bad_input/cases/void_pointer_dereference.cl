@@ -1,0 +1,3 @@
+kernel void k(global void* p) {
+  *p = 1;
+}

@@ -1,0 +1,4 @@
+kernel void k(global int* p) {
+  p[0] = 1;
+  work_group_barrier(CLK_GLOBAL_MEM_FENCE, 42);
+}

@@ -1,0 +1,3 @@
+kernel void k(constant int* table) {
+  table[0] = 1;
+}
