@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -13,7 +14,9 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverity
                                                      VkDebugUtilsMessageTypeFlagsEXT,
                                                      const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
   // Collected, not thrown: throwing through the driver's C frames is undefined.
-  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+  // Warnings too: any message of the layer is a failure (the messenger asks
+  // for nothing below warnings).
+  if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)) {
     auto* state = static_cast<InstanceState*>(user);
     std::lock_guard lock(state->messages_mutex);
     state->validation_errors.emplace_back(data->pMessage ? data->pMessage : "(no message)");
@@ -31,11 +34,12 @@ bool has_layer(const char* name) {
   return false;
 }
 
-bool has_instance_extension(const char* name) {
+// `layer`: an extension that layer provides; null: the loader's and drivers'.
+bool has_instance_extension(const char* name, const char* layer = nullptr) {
   uint32_t count = 0;
-  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  vkEnumerateInstanceExtensionProperties(layer, &count, nullptr);
   std::vector<VkExtensionProperties> extensions(count);
-  vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data());
+  vkEnumerateInstanceExtensionProperties(layer, &count, extensions.data());
   for (const auto& extension : extensions)
     if (std::strcmp(extension.extensionName, name) == 0) return true;
   return false;
@@ -54,11 +58,25 @@ std::shared_ptr<InstanceState> create_instance(bool validation) {
   state->api_version = loader_version < VK_API_VERSION_1_3 ? loader_version : VK_API_VERSION_1_3;
 
   std::vector<const char*> layers, extensions;
+  // Synchronization validation as well as the core checks: hazards between
+  // commands, between submissions, and with host access.
+  const VkValidationFeatureEnableEXT validation_enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkValidationFeaturesEXT validation_features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  validation_features.enabledValidationFeatureCount = 1;
+  validation_features.pEnabledValidationFeatures = validation_enables;
+  bool validation_features_enabled = false;
   if (validation) {
     if (has_layer(kValidationLayer) && has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
       layers.push_back(kValidationLayer);
       extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
       state->validation = true;
+      if (has_instance_extension(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME, kValidationLayer)) {
+        extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+        validation_features_enabled = true;
+      } else {
+        std::fprintf(stderr, "vkcl: %s lacks %s; running without synchronization validation\n", kValidationLayer,
+                     VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+      }
     } else {
       std::fprintf(stderr, "vkcl: validation requested but %s is not installed; running without it\n",
                    kValidationLayer);
@@ -76,6 +94,7 @@ std::shared_ptr<InstanceState> create_instance(bool validation) {
   app.pEngineName = "vkcl";
   app.apiVersion = state->api_version;
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  if (validation_features_enabled) info.pNext = &validation_features;
   info.flags = flags;
   info.pApplicationInfo = &app;
   info.enabledLayerCount = static_cast<uint32_t>(layers.size());
@@ -112,6 +131,15 @@ std::shared_ptr<InstanceState> InstanceState::get(bool validation) {
 }
 
 InstanceState::~InstanceState() {
+  // Messages no later call could report (the last Device's destruction
+  // caused them): a run with validation must not pass with them, so they end
+  // the process once printed.
+  if (!validation_errors.empty()) {
+    std::fprintf(stderr, "vkcl: Vulkan validation reported %zu message(s) that no call could report as an Error:\n",
+                 validation_errors.size());
+    for (const std::string& message : validation_errors) std::fprintf(stderr, "  %s\n", message.c_str());
+    std::abort();
+  }
   // Not volk's global: a Device::list() instance (without validation) may
   // have been loaded since, leaving it null.
   if (messenger) destroy_messenger(instance, messenger, nullptr);

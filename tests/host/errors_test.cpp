@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 
 #include "test_device.h"
 
@@ -152,6 +153,150 @@ TEST(Errors, BufferRangesAreChecked) {
   expect_error([&] { buffer.write(bytes, 12); }, {"Buffer::write", "[12, 20)", "16 bytes"});
   expect_error([&] { buffer.read(bytes, 9); }, {"Buffer::read", "[9, 17)"});
   expect_error([&] { Buffer(test::device(), 0); }, {"size must not be 0"});
+}
+
+// --- Misuse with no test above (issue 7): each an Error naming the problem --
+
+// The probe kernel's module with its reflection changed by `edit`.
+template <typename Edit>
+Program probe_program(Device& dev, Edit&& edit) {
+  auto words = test::read_words(test::shader("ndrange_probe"));
+  auto reflection = parse_reflection(test::read_text(test::shader("ndrange_probe").string() + ".reflection"));
+  edit(reflection);
+  return Program(dev, words, reflection);
+}
+
+TEST(Errors, NDRangeOfTheWrongShape) {
+  expect_error([] { NDRange::make({}); }, {"NDRange::make", "1 to 3 global sizes, not 0"});
+  expect_error([] { NDRange::make({1, 2, 3, 4}); }, {"NDRange::make", "not 4"});
+  expect_error([] { NDRange::make({64, 64}, {8}); }, {"local and offset need as many entries as global (2)"});
+  expect_error([] { NDRange::make({64}, {}, {0, 0}); }, {"local and offset need as many entries as global (1)"});
+  Probe p;
+  p.set_all();
+  NDRange four_dims = NDRange::make({64});
+  four_dims.dims = 4;
+  expect_error([&] { test::device().run(p.kernel, four_dims); }, {"dims must be 1, 2 or 3, not 4"});
+}
+
+TEST(Errors, ZeroAndTooLargeNDRangeSizes) {
+  Probe p;
+  p.set_all();
+  Device& dev = test::device();
+  expect_error([&] { dev.run(p.kernel, NDRange::make({64, 2}, {64, 0})); }, {"local size 64x0", "has a 0"});
+  expect_error([&] { dev.run(p.kernel, NDRange::make({uint64_t(1) << 32}, {64})); },
+               {"global size 4294967296 in dimension 0", "exceeds 2^32 - 1"});
+  expect_error([&] { dev.run(p.kernel, NDRange::make({64}, {64}, {UINT32_MAX})); },
+               {"global offset 4294967295 + global size 64", "exceeds 2^32"});
+  // A zero global size runs nothing (OpenCL 2.1), once the arguments are checked.
+  dev.run(p.kernel, NDRange::make({0}, {64}));
+  Kernel unset = p.program.kernel("ndrange_probe");
+  expect_error([&] { dev.run(unset, NDRange::make({0})); }, {"not set: 0 (records), 1 (counter), 2 (tag), 3 (scratch)"});
+}
+
+TEST(Errors, LocalSizeOtherThanTheRequiredOne) {
+  Program program = probe_program(test::device(), [](ModuleReflection& r) {
+    r.kernels[0].required_work_group_size = {32, 1, 1};
+  });
+  Probe p;
+  Kernel kernel = program.kernel("ndrange_probe");
+  kernel.set_arg(0, p.records);
+  kernel.set_arg(1, p.counter);
+  kernel.set_arg(2, 1u);
+  kernel.set_local_arg(3, 64 * 4);
+  expect_error([&] { test::device().run(kernel, NDRange::make({64}, {64})); },
+               {"local size 64", "differs from the kernel's reqd_work_group_size 32x1x1"});
+}
+
+TEST(Errors, BufferOfAnotherDevice) {
+  Probe p;
+  Device other = Device::create();
+  Buffer foreign(other, 64 * 32 * 4);
+  expect_error([&] { p.kernel.set_arg(0, foreign); }, {"argument 0 (records)", "the buffer belongs to another Device"});
+}
+
+TEST(Errors, LocalArgumentOfFarTooManyBytes) {
+  Probe p;
+  const uint64_t bytes = (uint64_t(UINT32_MAX) + 1) * 4;
+  expect_error([&] { p.kernel.set_local_arg(3, bytes); },
+               {"argument 3 (scratch)", std::to_string(bytes) + " bytes of __local memory is far too many"});
+}
+
+TEST(Errors, StaticLocalMemoryAboveTheDeviceLimit) {
+  // A kernel whose own __local arrays (clc counts them, reflection's
+  // static_local_memory) exceed the device: refused at enqueue.
+  const uint32_t limit = test::device().properties().limits.maxComputeSharedMemorySize;
+  Program program = probe_program(test::device(), [&](ModuleReflection& r) {
+    r.kernels[0].static_local_memory = limit;
+  });
+  Probe p;
+  Kernel kernel = program.kernel("ndrange_probe");
+  kernel.set_arg(0, p.records);
+  kernel.set_arg(1, p.counter);
+  kernel.set_arg(2, 1u);
+  kernel.set_local_arg(3, 64 * 4);
+  expect_error([&] { test::device().run(kernel, NDRange::make({64}, {64})); },
+               {"kernel 'ndrange_probe' needs " + std::to_string(limit + 256) + " bytes of __local memory",
+                std::to_string(limit) + " in the kernel", "maxComputeSharedMemorySize = " + std::to_string(limit)});
+}
+
+TEST(Errors, ModuleForFeaturesTheDeviceLacks) {
+  // Every feature a module may ask for, withheld from a device in turn: the
+  // module that needs it is refused with the feature's name, whatever the
+  // hardware (the test above needs a device that lacks one).
+  const ModuleFeatures available = test::device().features();
+  int tried = 0;
+  auto try_feature = [&](bool ModuleFeatures::*feature, const char* name) {
+    if (!(available.*feature)) return;
+    DeviceOptions options;
+    options.withheld_features.*feature = true;
+    Device lesser = Device::create(options);
+    EXPECT_FALSE(lesser.features().*feature) << name;
+    expect_error([&] { probe_program(lesser, [&](ModuleReflection& r) { r.features.*feature = true; }); },
+                 {"the module needs features that", "lacks: " + std::string(name)});
+    ++tried;
+  };
+  try_feature(&ModuleFeatures::shader_int64, "shader_int64");
+  try_feature(&ModuleFeatures::shader_float64, "shader_float64");
+  try_feature(&ModuleFeatures::subgroup_basic, "subgroup_basic");
+  try_feature(&ModuleFeatures::vulkan_memory_model, "vulkan_memory_model");
+  try_feature(&ModuleFeatures::shader_buffer_int64_atomics, "shader_buffer_int64_atomics");
+  if (tried == 0) GTEST_SKIP() << test::device().name() << " has none of the features withheld here";
+}
+
+TEST(Errors, MalformedModules) {
+  Device& dev = test::device();
+  auto words = test::read_words(test::shader("ndrange_probe"));
+  auto reflection = parse_reflection(test::read_text(test::shader("ndrange_probe").string() + ".reflection"));
+  expect_error([&] { Program(dev, std::vector<uint32_t>{}, reflection); }, {"not a SPIR-V module"});
+  auto zero_count = words;
+  zero_count[5] = 0;  // the first instruction claims zero words
+  expect_error([&] { Program(dev, zero_count, reflection); }, {"SPIR-V: malformed instruction at word 5"});
+  auto truncated = std::vector<uint32_t>(words.begin(), words.begin() + 6);
+  truncated[5] = (100u << 16) | 17u;  // an OpCapability of 100 words in a 6-word module
+  expect_error([&] { Program(dev, truncated, reflection); }, {"SPIR-V: malformed instruction at word 5"});
+}
+
+TEST(Errors, HandlesOutliveWhatTheyWereMadeFrom) {
+  // Use after release, the way vkcl's handles share ownership: a Kernel
+  // keeps its Program (and Device) alive, so dropping the Program first is
+  // safe and the kernel still runs; a kernel of another Device is refused.
+  Device& dev = test::device();
+  std::optional<Kernel> kernel;
+  {
+    Program program(dev, test::shader("ndrange_probe"));
+    kernel.emplace(program.kernel("ndrange_probe"));
+  }
+  Buffer records(dev, 64 * 32 * 4), counter(dev, 4);
+  kernel->set_arg(0, records);
+  kernel->set_arg(1, counter);
+  kernel->set_arg(2, 7u);
+  kernel->set_local_arg(3, 64 * 4);
+  counter.fill(std::byte{0});
+  dev.run(*kernel, NDRange::make({64}, {64}));
+  EXPECT_EQ(counter.read<uint32_t>(1)[0], 64u);
+
+  Device other = Device::create();
+  expect_error([&] { other.run(*kernel, NDRange::make({64}, {64})); }, {"kernel 'ndrange_probe'", "another Device"});
 }
 
 // VKCL_DEVICE is read at Device::create; the explicit selector wins over it.
