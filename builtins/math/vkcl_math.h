@@ -173,3 +173,37 @@ static inline float __vkcl_pow2_f(int n) { return as_float((uint)(n + 127) << 23
 #ifdef VKCL_FP64
 static inline double __vkcl_pow2_d(int n) { return as_double((ulong)(n + 1023) << 52); }
 #endif
+
+// ---------------------------------------------------------------------------
+// Error-free transformations (Dekker, Knuth), exact when every operation is
+// rounded to nearest and nothing overflows or underflows; vkcl keeps each
+// operation as written (FP_CONTRACT off here, NoContraction in SPIR-V).
+
+// a * b = result + *error, for |a|, |b| < 2^100.
+static inline float __vkcl_two_product_f(float a, float b, float* error) {
+  const float product = a * b;
+  const float sa = a * 4097.0f, sb = b * 4097.0f;  // Veltkamp: 12 + 12 bits
+  const float ah = sa - (sa - a), al = a - ah;
+  const float bh = sb - (sb - b), bl = b - bh;
+  *error = ((ah * bh - product) + ah * bl + al * bh) + al * bl;
+  return product;
+}
+// a + b = result + *error for |a| >= |b| (or a == 0).
+static inline float __vkcl_fast_two_sum_f(float a, float b, float* error) {
+  const float sum = a + b;
+  *error = b - (sum - a);
+  return sum;
+}
+// a + b = result + *error, any order.
+static inline float __vkcl_two_sum_f(float a, float b, float* error) {
+  const float sum = a + b;
+  const float b_part = sum - a;
+  *error = (a - (sum - b_part)) + (b - b_part);
+  return sum;
+}
+
+// Shared between the files of builtins/math (defined in exp.cl and log.cl).
+float __vkcl_scale_f(float p, int n);
+float __vkcl_exp_scaled_f(float x, int k);
+float __vkcl_exp2_extended_f(float hi, float lo);
+float __vkcl_log2_extended_f(float x, float* lo);

@@ -13,8 +13,10 @@
 // signature for, and the other way round.
 //
 // Vector widths: 2, 3 and 4, and 8 and 16 when a probe kernel using an
-// 8-wide vector validates (today it does not: Vulkan needs the Vector16
-// capability, which is Kernel-only; the test says so and skips them).
+// 8-wide vector validates (Vulkan has no Vector16 capability; vkcl must split
+// such vectors; the test says when it does not yet, and skips them), for
+// every integer type and for float (double's 8- and 16-wide overloads are
+// the same code as float's, and compile time matters).
 //
 // One module per function (all its types and widths); when it fails, each
 // type and width is compiled alone so that the message names the case.
@@ -317,9 +319,11 @@ class MathBuiltinsGolden : public ::testing::Test {
   // Compiles every case of `function` in one module; on failure, each alone.
   static void check(const Row& row, const std::string& function) {
     std::vector<Case> cases;
+    // 8- and 16-wide vectors: every integer type, but only float of float
+    // and double (the same component-wise code, and compile time matters).
     for (const std::string& type : row.types)
       for (int width : widths_of(function))
-        if (width <= 4 || vector16_validates()) cases.push_back({type, width});
+        if (width <= 4 || (vector16_validates() && type != "double")) cases.push_back({type, width});
     if (!row.done) cases.resize(1);  // "not yet": the first case shows the error
     CompileOptions options;
     options.cl_std = OpenCLStd::CL3_0;
@@ -408,7 +412,18 @@ TEST_F(MathBuiltinsGolden, Integer) { check_section(kIntegerFunctions); }
 TEST_F(MathBuiltinsGolden, Common) { check_section(kCommonFunctions); }
 TEST_F(MathBuiltinsGolden, Geometric) { check_section(kGeometricFunctions); }
 TEST_F(MathBuiltinsGolden, Relational) { check_section(kRelationalFunctions); }
-TEST_F(MathBuiltinsGolden, Math) { check_section(math_functions()); }
+// The math functions in three parts, so that ctest can run them in parallel.
+std::set<std::string> math_part(int part) {
+  const std::set<std::string> all = math_functions();
+  std::set<std::string> chosen;
+  int i = 0;
+  for (const std::string& f : all)
+    if (i++ % 3 == part) chosen.insert(f);
+  return chosen;
+}
+TEST_F(MathBuiltinsGolden, Math1) { check_section(math_part(0)); }
+TEST_F(MathBuiltinsGolden, Math2) { check_section(math_part(1)); }
+TEST_F(MathBuiltinsGolden, Math3) { check_section(math_part(2)); }
 
 }  // namespace
 }  // namespace vkcl::testing

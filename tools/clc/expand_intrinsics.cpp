@@ -56,9 +56,12 @@ llvm::Value* expand(llvm::IntrinsicInst& call) {
 
 void expand_intrinsics_for_translator(llvm::Module& module) {
   std::vector<llvm::IntrinsicInst*> calls;
+  std::vector<llvm::FreezeInst*> freezes;
   for (llvm::Function& function : module)
     for (llvm::Instruction& instruction : llvm::instructions(function))
-      if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction)) {
+      if (auto* freeze = llvm::dyn_cast<llvm::FreezeInst>(&instruction)) {
+        freezes.push_back(freeze);
+      } else if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction)) {
         switch (call->getIntrinsicID()) {
           case llvm::Intrinsic::uadd_sat: case llvm::Intrinsic::usub_sat: case llvm::Intrinsic::sadd_sat:
           case llvm::Intrinsic::ssub_sat: case llvm::Intrinsic::fshl: case llvm::Intrinsic::fshr:
@@ -68,6 +71,12 @@ void expand_intrinsics_for_translator(llvm::Module& module) {
             break;
         }
       }
+  // freeze stops poison from spreading; SPIR-V has no poison, and its
+  // values are what freeze would pick.
+  for (llvm::FreezeInst* freeze : freezes) {
+    freeze->replaceAllUsesWith(freeze->getOperand(0));
+    freeze->eraseFromParent();
+  }
   for (llvm::IntrinsicInst* call : calls) {
     llvm::Value* replacement = expand(*call);
     call->replaceAllUsesWith(replacement);

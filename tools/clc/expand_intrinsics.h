@@ -9,6 +9,9 @@
 //     rotates): the translator shifts by the full width when the amount is a
 //     multiple of it, which SPIR-V leaves undefined; here a zero amount gives
 //     the operand itself.
+//   - freeze instructions (the optimizer adds them when it turns branches
+//     into selects or unswitches a loop): the translator has no
+//     translation; SPIR-V has no poison, so each becomes its operand.
 //
 // Scalar and vector forms alike; the module is modified in place.
 #pragma once

@@ -1,0 +1,260 @@
+// sin, cos, tan, sincos, sinpi, cospi, tanpi and half_sin, half_cos,
+// half_tan for float, every vector width (OpenCL: sin, cos, sincos, sinpi,
+// cospi <= 4 ulp; tan <= 5; tanpi <= 6; half_ <= 8192: the same functions).
+// Vulkan's GLSL.std.450 Sin is only absolute-2^-11 accurate, and only in
+// [-pi, pi]: not used.
+//
+// Argument reduction is exact for every float (Payne and Hanek, in 32-bit
+// integers): |x| = m * 2^e with m a 24-bit integer; the 96 bits of 2/pi
+// that matter for this e (those that make x * 2/pi's last two integer bits
+// and 62 bits of its fraction; the bits before them give multiples of 4)
+// times m is a 120-bit product, whose top bits are the quadrant and the
+// rest the remainder, rounded to the nearest quadrant and multiplied by
+// pi/2 as a head and tail (Dekker). sin and cos of the reduced r in
+// [-pi/4, pi/4] are Taylor polynomials (truncation below 2^-28), tan is
+// r + r^3 T(r^2) (builtins/math/polynomials.py "tan", 1.9e-9) and -1/tan in
+// odd quadrants; the tail of r enters to first order. sinpi, cospi and
+// tanpi reduce exactly in floating point (x - n/2 for the nearest half
+// integer) and multiply by pi as a head and tail.
+
+#include "math/vkcl_math.h"
+
+#define PIO2_HI_F 0x1.921fb6p+0f
+#define PIO2_LO_F -0x1.777a5cp-25f
+#define PI_HI_F 0x1.921fb6p+1f
+#define PI_LO_F -0x1.777a5cp-24f
+
+// Word i of the bits of 2/pi after the binary point, after two words of
+// zeros. (A chain of selects rather than a __constant table: program-scope
+// constants need a lowering of their own.)
+static inline uint two_over_pi_word(int i) {
+  uint w = 0u;
+  w = i == 2 ? 0xa2f9836eu : w;
+  w = i == 3 ? 0x4e441529u : w;
+  w = i == 4 ? 0xfc2757d1u : w;
+  w = i == 5 ? 0xf534ddc0u : w;
+  w = i == 6 ? 0xdb629599u : w;
+  w = i == 7 ? 0x3c439041u : w;
+  w = i == 8 ? 0xfe5163abu : w;
+  w = i == 9 ? 0xdebbc561u : w;
+  return w;
+}
+
+// 32 bits of the table starting at bit `q` (0 = the first bit of word 0).
+static inline uint bits_at(int q) {
+  const int word = q >> 5, offset = q & 31;
+  const uint first = two_over_pi_word(word), second = two_over_pi_word(word + 1);
+  return offset == 0 ? first : (first << offset) | (second >> (32 - offset));
+}
+
+// |x| >= pi/4, finite: x = quadrant * pi/2 + (*hi + *lo), |hi + lo| <= pi/4.
+static inline int reduce_large_f(float x, float* hi, float* lo) {
+  const uint bits = as_uint(x) & VKCL_FLOAT_ABS;
+  const uint m = (bits & 0x7fffffu) | 0x800000u;  // |x| >= pi/4 is normal
+  const int e = (int)(bits >> 23) - 150;            // |x| = m * 2^e
+  // The 96 bits of 2/pi from bit e - 2 after the point: m * W * 2^-94 = x * 2/pi mod 4.
+  const int q = e - 2 + 64;
+  const uint w2 = bits_at(q), w1 = bits_at(q + 32), w0 = bits_at(q + 64);
+  const uint p0 = m * w0;
+  const uint p1a = mul_hi(m, w0), p1b = m * w1;
+  const uint p1 = p1a + p1b;
+  const uint c1 = p1 < p1a ? 1u : 0u;
+  const uint p2a = mul_hi(m, w1), p2b = m * w2;
+  const uint p2 = p2a + p2b + c1;  // the product's bits 64..95 (bits 94, 95: quadrant mod 4)
+  int quadrant = (int)(p2 >> 30);
+  // The fraction's top 64 bits (product bits 93..30).
+  uint u_hi = (p2 << 2) | (p1 >> 30), u_lo = (p1 << 2) | (p0 >> 30);
+  float sign = 1.0f;
+  if (u_hi & 0x80000000u) {  // fraction >= 1/2: to the next quadrant, negative remainder
+    ++quadrant;
+    u_lo = ~u_lo + 1u;
+    u_hi = ~u_hi + (u_lo == 0 ? 1u : 0u);
+    sign = -1.0f;
+  }
+  // Normalize and convert: 48 significant bits as two floats.
+  int shift = u_hi != 0 ? (int)clz(u_hi) : 32 + (int)clz(u_lo);
+  if (shift >= 32) {
+    u_hi = u_lo;
+    u_lo = 0;
+    shift -= 32;
+  }
+  if (shift > 0) {
+    u_hi = (u_hi << shift) | (u_lo >> (32 - shift));
+    u_lo <<= shift;
+  }
+  const float f_hi = (float)(u_hi >> 8) * __vkcl_pow2_f(-24 - shift);
+  const float f_lo = (float)(((u_hi & 0xffu) << 16) | (u_lo >> 16)) * __vkcl_pow2_f(-48 - shift);
+  // r = (f_hi + f_lo) * pi/2.
+  float error;
+  const float p = __vkcl_two_product_f(f_hi, PIO2_HI_F, &error);
+  const float tail = error + (f_hi * PIO2_LO_F + f_lo * PIO2_HI_F);
+  float r_lo;
+  const float r_hi = __vkcl_fast_two_sum_f(p, tail, &r_lo);
+  *hi = sign * r_hi;
+  *lo = sign * r_lo;
+  if (as_int(x) < 0) {
+    *hi = -*hi;
+    *lo = -*lo;
+    quadrant = -quadrant;
+  }
+  return quadrant & 3;
+}
+
+static inline int reduce_f(float x, float* hi, float* lo) {
+  if (fabs(x) < 0x1.921fb6p-1f) {
+    *hi = x;
+    *lo = 0.0f;
+    return 0;
+  }
+  return reduce_large_f(x, hi, lo);
+}
+
+// sin(r + lo) and cos(r + lo) for |r| <= pi/4 and |lo| tiny next to r.
+static inline float sin_poly_f(float r, float lo) {
+  const float z = r * r;
+  float s = -0x1.ae6456p-26f;
+  s = mad(s, z, 0x1.71de3ap-19f);
+  s = mad(s, z, -0x1.a01a02p-13f);
+  s = mad(s, z, 0x1.111112p-7f);
+  s = mad(s, z, -0x1.555556p-3f);
+  return r + (mad(r * z, s, lo));
+}
+
+static inline float cos_poly_f(float r, float lo) {
+  const float z = r * r;
+  float c = 0x1.1eed8ep-29f;
+  c = mad(c, z, -0x1.27e4fcp-22f);
+  c = mad(c, z, 0x1.a01a02p-16f);
+  c = mad(c, z, -0x1.6c16c2p-10f);
+  c = mad(c, z, 0x1.555556p-5f);
+  const float half_z = 0.5f * z;
+  const float w = 1.0f - half_z;
+  // 1 - z/2 + z^2 c, with the rounding of 1 - z/2 added back (fdlibm).
+  return w + (((1.0f - w) - half_z) + mad(z * z, c, -r * lo));
+}
+
+// tan(r + lo) for |r| <= pi/4, or -1/tan(r + lo) when `odd`.
+static inline float tan_poly_f(float r, float lo, int odd) {
+  const float z = r * r;
+  float t = 0x1.d50a9ep-10f;
+  t = mad(t, z, 0x1.27efb6p-35f);
+  t = mad(t, z, 0x1.22047ap-8f);
+  t = mad(t, z, 0x1.1a1b9ep-7f);
+  t = mad(t, z, 0x1.66fc0ap-6f);
+  t = mad(t, z, 0x1.ba14d8p-5f);
+  t = mad(t, z, 0x1.11111ep-3f);
+  t = mad(t, z, 0x1.555556p-2f);
+  const float tan_r = r + mad(r * z, t, 0.0f);
+  const float result = tan_r + (1.0f + tan_r * tan_r) * lo;
+  return odd ? -1.0f / result : result;
+}
+
+static inline float sin_of_reduced_f(int quadrant, float hi, float lo) {
+  const float v = (quadrant & 1) ? cos_poly_f(hi, lo) : sin_poly_f(hi, lo);
+  return (quadrant & 2) ? -v : v;
+}
+static inline float cos_of_reduced_f(int quadrant, float hi, float lo) {
+  const float v = (quadrant & 1) ? sin_poly_f(hi, lo) : cos_poly_f(hi, lo);
+  return ((quadrant + 1) & 2) ? -v : v;
+}
+
+float VKCL_OVERLOAD sin(float x) {
+  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  float hi, lo;
+  const int quadrant = reduce_f(x, &hi, &lo);
+  return sin_of_reduced_f(quadrant, hi, lo);
+}
+
+float VKCL_OVERLOAD cos(float x) {
+  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  float hi, lo;
+  const int quadrant = reduce_f(x, &hi, &lo);
+  return cos_of_reduced_f(quadrant, hi, lo);
+}
+
+float VKCL_OVERLOAD tan(float x) {
+  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  float hi, lo;
+  const int quadrant = reduce_f(x, &hi, &lo);
+  return tan_poly_f(hi, lo, quadrant & 1);
+}
+
+float VKCL_OVERLOAD sincos(float x, __private float* cosval) {
+  if (!__vkcl_isfinite_f(x)) {
+    *cosval = __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+    return *cosval;
+  }
+  float hi, lo;
+  const int quadrant = reduce_f(x, &hi, &lo);
+  *cosval = cos_of_reduced_f(quadrant, hi, lo);
+  return sin_of_reduced_f(quadrant, hi, lo);
+}
+
+// x = n/2 + r with n = rint(2x), |r| <= 1/4, exactly; pi * r as hi + lo;
+// returns n mod 4. From 2^24 on every float is an even integer.
+static inline int reduce_pi_f(float x, float* hi, float* lo) {
+  if (fabs(x) >= 0x1p24f) {
+    *hi = *lo = 0.0f;
+    return 0;
+  }
+  const float n = rint(2.0f * x);
+  const float r = x - 0.5f * n;  // exact
+  float error;
+  const float p = __vkcl_two_product_f(r, PI_HI_F, &error);
+  *hi = __vkcl_fast_two_sum_f(p, mad(r, PI_LO_F, error), lo);
+  return (int)n & 3;
+}
+
+float VKCL_OVERLOAD sinpi(float x) {
+  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  float hi, lo;
+  const int quadrant = reduce_pi_f(x, &hi, &lo);
+  const float result = sin_of_reduced_f(quadrant, hi, lo);
+  // sinpi(n) = +0 for n >= 0 and -0 for n < 0 (including -0).
+  return result == 0.0f ? copysign(0.0f, x) : result;
+}
+
+float VKCL_OVERLOAD cospi(float x) {
+  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  float hi, lo;
+  const int quadrant = reduce_pi_f(x, &hi, &lo);
+  const float result = cos_of_reduced_f(quadrant, hi, lo);
+  return result == 0.0f ? 0.0f : result;  // cospi(n + 1/2) = +0
+}
+
+float VKCL_OVERLOAD tanpi(float x) {
+  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  float hi, lo;
+  const int quadrant = reduce_pi_f(x, &hi, &lo);
+  if (hi == 0.0f) {
+    // x = n/2 for the integer n: tanpi(k) is copysign(0, k) for even k and
+    // copysign(0, -k) for odd k; tanpi(k + 1/2) is +inf for even k, -inf
+    // for odd k.
+    // (Selects, not a switch: LLVM would narrow the switch to an i2, which
+    // the translator rejects.)
+    const int negate = (quadrant & 2) != 0;
+    const float zero = copysign(0.0f, negate ? -x : x);
+    const float infinity = negate ? -as_float(VKCL_FLOAT_INF) : as_float(VKCL_FLOAT_INF);
+    return (quadrant & 1) ? infinity : zero;
+  }
+  return tan_poly_f(hi, lo, quadrant & 1);
+}
+
+VKCL_VECTORIZE_1(float, sin, float)
+VKCL_VECTORIZE_1(float, cos, float)
+VKCL_VECTORIZE_1(float, tan, float)
+VKCL_VECTORIZE_1(float, sinpi, float)
+VKCL_VECTORIZE_1(float, cospi, float)
+VKCL_VECTORIZE_1(float, tanpi, float)
+VKCL_VECTORIZE_OUT(float, sincos, float, float, __private)
+#define SINCOS_SPACE(T, AS)                        \
+  VKCL_OUT_VIA_PRIVATE(T, sincos, T, T, AS)        \
+  VKCL_VECTORIZE_OUT(T, sincos, T, T, AS)
+VKCL_FOR_EACH_OUT_SPACE(SINCOS_SPACE, float)
+
+float VKCL_OVERLOAD half_sin(float x) { return sin(x); }
+float VKCL_OVERLOAD half_cos(float x) { return cos(x); }
+float VKCL_OVERLOAD half_tan(float x) { return tan(x); }
+VKCL_VECTORIZE_1(float, half_sin, float)
+VKCL_VECTORIZE_1(float, half_cos, float)
+VKCL_VECTORIZE_1(float, half_tan, float)
