@@ -38,6 +38,7 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
         {VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME, &float16_int8_},
         {VK_KHR_8BIT_STORAGE_EXTENSION_NAME, &storage8_},
         {VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME, &atomic_int64_},
+        {VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME, &subgroup_extended_types_},
     };
     for (auto [name, s] : optional) {
       if (!has_extension(name)) continue;
@@ -64,6 +65,16 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
   s.shader_float64 = f.shaderFloat64;
   s.subgroup_basic = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                      (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT);
+  // The operations builtins/subgroups.cl uses, each only with the basic ones.
+  auto subgroup_operation = [&](VkSubgroupFeatureFlags bit) {
+    return s.subgroup_basic && (subgroup.supportedOperations & bit) != 0;
+  };
+  s.subgroup_vote = subgroup_operation(VK_SUBGROUP_FEATURE_VOTE_BIT);
+  s.subgroup_arithmetic = subgroup_operation(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
+  s.subgroup_ballot = subgroup_operation(VK_SUBGROUP_FEATURE_BALLOT_BIT);
+  s.subgroup_shuffle = subgroup_operation(VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
+  s.subgroup_shuffle_relative = subgroup_operation(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT);
+  s.subgroup_clustered = subgroup_operation(VK_SUBGROUP_FEATURE_CLUSTERED_BIT);
   if (core12) {
     s.buffer_device_address = v12_.bufferDeviceAddress;
     s.vulkan_memory_model = v12_.vulkanMemoryModel;
@@ -75,6 +86,7 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
     s.variable_pointers = v11_.variablePointers && v11_.variablePointersStorageBuffer;
     s.shader_buffer_int64_atomics = v12_.shaderBufferInt64Atomics;
     s.shader_shared_int64_atomics = v12_.shaderSharedInt64Atomics;
+    s.subgroup_extended_types = s.subgroup_basic && v12_.shaderSubgroupExtendedTypes;
   } else {
     s.buffer_device_address = bda_.bufferDeviceAddress;
     s.vulkan_memory_model = memory_model_.vulkanMemoryModel;
@@ -86,6 +98,7 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
     s.variable_pointers = variable_pointers_.variablePointers && variable_pointers_.variablePointersStorageBuffer;
     s.shader_buffer_int64_atomics = atomic_int64_.shaderBufferInt64Atomics;
     s.shader_shared_int64_atomics = atomic_int64_.shaderSharedInt64Atomics;
+    s.subgroup_extended_types = s.subgroup_basic && subgroup_extended_types_.shaderSubgroupExtendedTypes;
   }
 }
 
@@ -124,6 +137,7 @@ const VkPhysicalDeviceFeatures2* FeatureSet::enable_chain() {
     v12.storagePushConstant8 = v12_.storagePushConstant8;
     v12.shaderBufferInt64Atomics = v12_.shaderBufferInt64Atomics;
     v12.shaderSharedInt64Atomics = v12_.shaderSharedInt64Atomics;
+    v12.shaderSubgroupExtendedTypes = v12_.shaderSubgroupExtendedTypes;
     v12_ = v12;
   } else {
     // The extension structures already hold exactly the supported values;

@@ -44,6 +44,8 @@ class FeatureSet {
   VkPhysicalDeviceShaderFloat16Int8Features float16_int8_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
   VkPhysicalDevice8BitStorageFeatures storage8_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
   VkPhysicalDeviceShaderAtomicInt64Features atomic_int64_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+  VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures subgroup_extended_types_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
 };
 
 }  // namespace vkcl::detail

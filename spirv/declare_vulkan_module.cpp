@@ -9,6 +9,7 @@
 // Vulkan 1.1 (with those extensions) and for Vulkan 1.2 and later; and lists
 // each entry point's Input variables as its interface.
 #include <algorithm>
+#include <functional>
 #include <unordered_set>
 
 #include "passes.h"
@@ -54,6 +55,7 @@ class DeclareVulkanModule final : public Pass {
       m.add_capability(Capability::PhysicalStorageBufferAddresses);
       m.add_extension("SPV_KHR_physical_storage_buffer");
       features.buffer_device_address = true;
+      require_small_type_storage(m, features);
     }
     bool vulkan_memory_model = context.options.memory_model == MemoryModel::Vulkan;
     if (vulkan_memory_model) {
@@ -82,6 +84,40 @@ class DeclareVulkanModule final : public Pass {
     if (width == 8) { m.add_capability(Capability::Int8); features.shader_int8 = true; }
     if (width == 16) { m.add_capability(Capability::Int16); features.shader_int16 = true; }
     if (width == 64) { m.add_capability(Capability::Int64); features.shader_int64 = true; }
+  }
+
+  // 8- and 16-bit types in global memory need StorageBuffer8BitAccess /
+  // StorageBuffer16BitAccess (which cover PhysicalStorageBuffer) and the
+  // storageBuffer8BitAccess / storageBuffer16BitAccess features.
+  static void require_small_type_storage(Module& m, ModuleFeatures& features) {
+    uint32_t widths = 0;  // bit 8 and bit 16
+    std::unordered_set<uint32_t> seen;
+    std::function<void(uint32_t)> visit = [&](uint32_t type) {
+      if (!seen.insert(type).second) return;
+      const Instruction* t = m.find_global(type);
+      if (t == nullptr) return;
+      switch (t->opcode) {
+        case Op::OpTypeInt: case Op::OpTypeFloat:
+          if (t->word(0) == 8 || t->word(0) == 16) widths |= t->word(0);
+          break;
+        case Op::OpTypeVector: case Op::OpTypeArray: case Op::OpTypeRuntimeArray: visit(t->word(0)); break;
+        case Op::OpTypeStruct: for (uint32_t member : t->words) visit(member); break;
+        default: break;  // pointers: their pointees are visited as pointees of their own
+      }
+    };
+    for (const Instruction& g : m.globals)
+      if (g.opcode == Op::OpTypePointer && spv::StorageClass(g.word(0)) == spv::StorageClass::PhysicalStorageBuffer)
+        visit(g.word(1));
+    if (widths & 8) {
+      m.add_capability(Capability::StorageBuffer8BitAccess);
+      m.add_extension("SPV_KHR_8bit_storage");
+      features.storage_buffer_8bit = true;
+    }
+    if (widths & 16) {
+      m.add_capability(Capability::StorageBuffer16BitAccess);
+      m.add_extension("SPV_KHR_16bit_storage");
+      features.storage_buffer_16bit = true;
+    }
   }
 
   // SPIR-V 1.3: an entry point lists the Input and Output variables it uses.

@@ -5,12 +5,14 @@
 //    of those types follows. Pointer types used as OpPtrAccessChain bases get
 //    the ArrayStride of their pointee; loads and stores through them carry
 //    Aligned (the translator's alignment, or the pointee's).
-//  - OpPtrAccessChain on Workgroup and Function pointers is illegal under
-//    logical addressing: each chain is folded into an OpAccessChain rooted at
-//    its variable (&a[i] + j  →  &a[i + j]).
-// Not handled yet (CompileError): pointers to __local/__private memory chosen
-// at run time (phi, select, loads), casts between such pointer types, the
-// generic address space, and program-scope __global/__constant variables.
+//  - OpPtrAccessChain on Workgroup, Function and Private pointers is illegal
+//    under logical addressing: each chain is folded into an OpAccessChain
+//    rooted at its variable (&a[i] + j  →  &a[i + j]).
+// Pointers to such memory chosen by phis and selects were rewritten by
+// lower_pointer_selection, program-scope __constant variables by
+// lower_program_scope_constants. Not handled yet (CompileError): pointers to
+// __local/__private memory loaded from memory, casts between such pointer
+// types, the generic address space, and program-scope __global variables.
 #include <algorithm>
 #include <set>
 #include <unordered_map>
@@ -24,7 +26,7 @@ namespace {
 using spv::StorageClass;
 
 bool is_logical(std::optional<StorageClass> s) {
-  return s == StorageClass::Workgroup || s == StorageClass::Function;
+  return s == StorageClass::Workgroup || s == StorageClass::Function || s == StorageClass::Private;
 }
 
 using Definitions = std::unordered_map<uint32_t, size_t>;
@@ -53,7 +55,7 @@ class LegalizePointers final : public Pass {
       if (g.opcode == Op::OpVariable) {
         auto s = StorageClass(g.word(0));
         if (s == StorageClass::CrossWorkgroup || s == StorageClass::UniformConstant)
-          throw CompileError("error: program-scope __global and __constant variables ('" + m.name_of(g.result_id) +
+          throw CompileError("error: program-scope __global variables ('" + m.name_of(g.result_id) +
                              "') are not supported yet");
       }
       if (g.opcode != Op::OpTypePointer) continue;

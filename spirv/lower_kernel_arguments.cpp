@@ -7,12 +7,26 @@
 // cheapest per-dispatch data Vulkan has. So:
 //   __global / __constant T*  → a PhysicalStorageBuffer pointer member (8 bytes);
 //                               the pointer type itself is rewritten by legalize_pointers
-//   scalars                   → a member of the scalar's type, OpenCL alignment
+//   scalars                   → a member of the scalar's type, OpenCL alignment;
+//                               8- and 16-bit scalars (char, short, half) get a
+//                               32-bit word of their own and are truncated from it,
+//                               so no module needs storagePushConstant8/16
+//   structs and unions        → (by value: the translator's pointer to a private
+//                               copy) their bytes at OpenCL's layout and
+//                               alignment, as 32-bit words (uint[n]); each load
+//                               through the pointer at a constant offset is
+//                               rebuilt from the words (bit operations and
+//                               bitcasts), which also reads a union through any
+//                               of its members; a pointer used any other way (a
+//                               run-time index, a store) gets a Function
+//                               variable initialised with the whole value
 //   __local T*                → a Workgroup T[n] whose length n is a spec constant
 //                               (ids from 3 up), the parameter becomes &array[0]
 // Member offsets and spec ids go into the reflection. Not handled yet (each a
-// CompileError): by-value structs, pointers to __private memory, images.
+// CompileError): pointers to __private memory, images.
 #include <algorithm>
+#include <optional>
+#include <unordered_map>
 
 #include "compile_error.h"
 #include "passes.h"
@@ -33,6 +47,7 @@ class LowerKernelArguments final : public Pass {
     Function& function = function_by_id(m, kernel.function);
     KernelReflection& reflection = context.reflection_of(kernel);
     std::vector<Instruction> prologue;
+    std::vector<ByValue> by_value;
 
     uint32_t index = 0;
     for (const Instruction& param : function.code) {
@@ -48,10 +63,25 @@ class LowerKernelArguments final : public Pass {
         if (type && type->opcode == Op::OpTypeBool) throw CompileError("error: " + what + ": bool is not a valid kernel argument type");
         arg.kind = ArgKind::Scalar;
         arg.size = m.size_of(param.type_id);
+        if (is_narrow_scalar(m, param.type_id)) {
+          arg.offset = add_narrow_scalar(m, kernel, param, prologue);
+          continue;
+        }
         arg.offset = add_push_constant(m, kernel, param, arg.size, m.alignment_of(param.type_id), prologue);
         continue;
       }
       switch (*storage) {
+        case spv::StorageClass::Function: {  // a struct or union passed by value
+          arg.kind = ArgKind::Scalar;
+          const uint32_t pointee = m.pointee_of(param.type_id);
+          arg.size = m.size_of(pointee);
+          const uint32_t words = (arg.size + 3) / 4;
+          const uint32_t member =
+              kernel.push_constants.add_member(word_array(m, words), words * 4, std::max(4u, m.alignment_of(pointee)));
+          arg.offset = kernel.push_constants.member_offsets[member];
+          by_value.push_back({param.result_id, param.type_id, load_push_constant(m, kernel, member, prologue)});
+          break;
+        }
         case spv::StorageClass::CrossWorkgroup:
         case spv::StorageClass::UniformConstant:
           arg.kind = *storage == spv::StorageClass::CrossWorkgroup ? ArgKind::GlobalPointer : ArgKind::ConstantPointer;
@@ -74,6 +104,223 @@ class LowerKernelArguments final : public Pass {
     function.code.front().words.back() = m.type_function(m.type_void());
     function.code.insert(function.code.begin() + ptrdiff_t(entry_insertion_point(function)), prologue.begin(),
                          prologue.end());
+    for (const ByValue& argument : by_value) lower_by_value(m, function, argument);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Arguments passed as 32-bit words
+
+  // A by-value argument: its pointer parameter, and the loaded uint[n] of its bytes.
+  struct ByValue {
+    uint32_t pointer = 0;
+    uint32_t pointer_type = 0;
+    uint32_t words = 0;
+  };
+
+  static bool is_narrow_scalar(const Module& m, uint32_t type) {
+    const Instruction* t = m.find_global(type);
+    return t && (t->opcode == Op::OpTypeInt || t->opcode == Op::OpTypeFloat) && t->word(0) < 32;
+  }
+
+  static uint32_t word_array(Module& m, uint32_t words) {
+    const uint32_t array = m.new_id();
+    m.globals.push_back(std::move(Instruction(Op::OpTypeArray, 0, array).id(m.type_int(32)).id(m.constant_u32(words))));
+    m.decorate(array, spv::Decoration::ArrayStride, std::array{4u});
+    return array;
+  }
+
+  // An 8- or 16-bit scalar in a word of its own (the host writes its bytes at the word's start).
+  static uint32_t add_narrow_scalar(Module& m, KernelState& kernel, const Instruction& param,
+                                    std::vector<Instruction>& prologue) {
+    const uint32_t member = kernel.push_constants.add_member(m.type_int(32), 4, 4);
+    const uint32_t word = load_push_constant(m, kernel, member, prologue);
+    WordReader reader{m, prologue, word, true};
+    const uint32_t value = reader.read(param.type_id, 0);
+    prologue.push_back(std::move(Instruction(Op::OpCopyObject, param.type_id, param.result_id).id(value)));
+    return kernel.push_constants.member_offsets[member];
+  }
+
+  // Builds values of any type from bytes held in 32-bit words (a uint, or a
+  // uint[n] whose elements are extracted), at OpenCL's layout, little-endian.
+  struct WordReader {
+    Module& m;
+    std::vector<Instruction>& out;
+    uint32_t words;       // the loaded word or word array
+    bool single = false;  // `words` is one uint
+
+    uint32_t emit(Op op, uint32_t type, std::initializer_list<uint32_t> operands) {
+      const uint32_t id = m.new_id();
+      Instruction i(op, type, id);
+      for (uint32_t operand : operands) i.id(operand);
+      out.push_back(std::move(i));
+      return id;
+    }
+
+    uint32_t word(uint32_t index) {
+      if (single) return words;
+      const uint32_t id = m.new_id();
+      out.push_back(std::move(Instruction(Op::OpCompositeExtract, m.type_int(32), id).id(words).literal(index)));
+      return id;
+    }
+
+    // `bits` (8, 16 or 32) bits at byte `offset`, as a uint.
+    uint32_t bits32(uint32_t offset, uint32_t bits) {
+      const uint32_t uint_type = m.type_int(32);
+      const uint32_t shift = (offset % 4) * 8;
+      uint32_t value = word(offset / 4);
+      if (shift != 0) value = emit(Op::OpShiftRightLogical, uint_type, {value, m.constant_u32(shift)});
+      if (shift + bits > 32) {
+        const uint32_t high = emit(Op::OpShiftLeftLogical, uint_type, {word(offset / 4 + 1), m.constant_u32(32 - shift)});
+        value = emit(Op::OpBitwiseOr, uint_type, {value, high});
+      }
+      return value;
+    }
+
+    uint32_t read(uint32_t type, uint32_t offset) {
+      const Instruction t = *m.find_global(type);
+      const uint32_t uint_type = m.type_int(32);
+      switch (t.opcode) {
+        case Op::OpTypeInt:
+        case Op::OpTypeFloat: {
+          const uint32_t bits = t.word(0);
+          if (bits == 64) {
+            const uint32_t pair = emit(Op::OpCompositeConstruct, m.type_vector(uint_type, 2),
+                                       {bits32(offset, 32), bits32(offset + 4, 32)});
+            return emit(Op::OpBitcast, type, {pair});
+          }
+          uint32_t value = bits32(offset, bits);
+          if (bits < 32) value = emit(Op::OpUConvert, m.type_int(bits), {value});
+          const uint32_t as_int = bits < 32 ? m.type_int(bits) : uint_type;
+          return type == as_int ? value : emit(Op::OpBitcast, type, {value});
+        }
+        case Op::OpTypeVector:
+        case Op::OpTypeArray: {
+          const uint32_t element = t.word(0);
+          const uint64_t count = t.opcode == Op::OpTypeVector ? t.word(1) : *m.constant_value(t.word(1));
+          const uint32_t stride = m.size_of(element);
+          const uint32_t id = m.new_id();
+          Instruction construct(Op::OpCompositeConstruct, type, id);
+          for (uint64_t i = 0; i < count; ++i) construct.id(read(element, offset + uint32_t(i) * stride));
+          out.push_back(std::move(construct));
+          return id;
+        }
+        case Op::OpTypeStruct: {
+          const uint32_t id = m.new_id();
+          Instruction construct(Op::OpCompositeConstruct, type, id);
+          for (size_t member = 0; member < t.words.size(); ++member)
+            construct.id(read(t.word(member), offset + member_offset(m, type, member)));
+          out.push_back(std::move(construct));
+          return id;
+        }
+        default:
+          throw CompileError("error: a kernel argument passed by value holds a type vkcl cannot pass (SPIR-V opcode " +
+                             std::to_string(uint32_t(t.opcode)) + ")");
+      }
+    }
+  };
+
+  // Byte offset of member `index` of a struct, at OpenCL's layout (Module::layout_of's rule).
+  static uint32_t member_offset(const Module& m, uint32_t structure, size_t index) {
+    const Instruction* t = m.find_global(structure);
+    uint32_t offset = 0;
+    for (size_t member = 0; member <= index; ++member) {
+      const Module::Layout layout = m.layout_of(t->word(member));
+      offset = (offset + layout.alignment - 1) / layout.alignment * layout.alignment;
+      if (member < index) offset += layout.size;
+    }
+    return offset;
+  }
+
+  static bool is_chain(Op op) {
+    return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
+           op == Op::OpInBoundsPtrAccessChain;
+  }
+
+  // The byte offset `chain` reaches from `base_offset`, when every index is a constant.
+  static std::optional<uint32_t> chain_offset(const Module& m, const Instruction& chain, uint32_t base_type,
+                                              uint32_t base_offset) {
+    uint32_t offset = base_offset;
+    uint32_t type = m.pointee_of(base_type);
+    size_t first = 1;
+    if (chain.opcode == Op::OpPtrAccessChain || chain.opcode == Op::OpInBoundsPtrAccessChain) {
+      auto element = m.constant_value(chain.word(1));
+      if (!element) return std::nullopt;
+      offset += uint32_t(*element) * m.size_of(type);
+      first = 2;
+    }
+    for (size_t w = first; w < chain.words.size(); ++w) {
+      auto index = m.constant_value(chain.word(w));
+      const Instruction* t = m.find_global(type);
+      if (!index || !t) return std::nullopt;
+      if (t->opcode == Op::OpTypeStruct) {
+        offset += member_offset(m, type, size_t(*index));
+        type = t->word(size_t(*index));
+      } else if (t->opcode == Op::OpTypeArray || t->opcode == Op::OpTypeVector) {
+        type = t->word(0);
+        offset += uint32_t(*index) * m.size_of(type);
+      } else {
+        return std::nullopt;
+      }
+    }
+    return offset;
+  }
+
+  // Replaces the by-value argument's pointer: loads at constant offsets are
+  // rebuilt from the words; any other use gets a Function variable holding the value.
+  static void lower_by_value(Module& m, Function& function, const ByValue& argument) {
+    ValueTypes types = value_types(m, function);
+    types[argument.pointer] = argument.pointer_type;  // the parameter is gone
+    std::unordered_map<uint32_t, uint32_t> offsets{{argument.pointer, 0}};
+    bool direct = true;
+    for (const Instruction& i : function.code) {
+      bool uses = false;
+      for (size_t w = 0; w < i.words.size(); ++w) uses |= i.is_id[w] && offsets.count(i.words[w]);
+      if (!uses) continue;
+      if (is_chain(i.opcode) && offsets.count(i.word(0))) {
+        auto offset = chain_offset(m, i, types.at(i.word(0)), offsets.at(i.word(0)));
+        if (offset) {
+          offsets[i.result_id] = *offset;
+          continue;
+        }
+      } else if (i.opcode == Op::OpBitcast && offsets.count(i.word(0))) {
+        offsets[i.result_id] = offsets.at(i.word(0));
+        continue;
+      } else if (i.opcode == Op::OpLoad && offsets.count(i.word(0))) {
+        continue;
+      }
+      direct = false;
+      break;
+    }
+    std::vector<Instruction> code;
+    code.reserve(function.code.size());
+    if (direct) {
+      for (Instruction& i : function.code) {
+        if ((is_chain(i.opcode) || i.opcode == Op::OpBitcast) && offsets.count(i.result_id)) continue;
+        if (i.opcode == Op::OpLoad && offsets.count(i.word(0))) {
+          WordReader reader{m, code, argument.words};
+          const uint32_t value = reader.read(i.type_id, offsets.at(i.word(0)));
+          code.push_back(std::move(Instruction(Op::OpCopyObject, i.type_id, i.result_id).id(value)));
+          continue;
+        }
+        code.push_back(std::move(i));
+      }
+      function.code = std::move(code);
+      return;
+    }
+    // A private copy: OpVariable first in the entry block, the store where the prologue ends.
+    std::vector<Instruction> init;
+    WordReader reader{m, init, argument.words};
+    const uint32_t value = reader.read(m.pointee_of(argument.pointer_type), 0);
+    init.push_back(std::move(Instruction(Op::OpStore, 0, 0).id(argument.pointer).id(value)));
+    const size_t at = entry_insertion_point(function);
+    size_t prologue_end = at;
+    while (prologue_end < function.code.size() && function.code[prologue_end].opcode != Op::OpLabel &&
+           function.code[prologue_end].result_id != argument.words)
+      ++prologue_end;
+    function.code.insert(function.code.begin() + ptrdiff_t(prologue_end) + 1, init.begin(), init.end());
+    function.code.insert(function.code.begin() + ptrdiff_t(at),
+                         std::move(Instruction(Op::OpVariable, argument.pointer_type, argument.pointer)
+                                       .literal(uint32_t(spv::StorageClass::Function))));
   }
 
   // The parameter's id becomes the value loaded from its push-constant member.

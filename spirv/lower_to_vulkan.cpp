@@ -63,14 +63,18 @@ VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const Lowe
   context.options = options;
 
   std::unique_ptr<spirv::Pass> passes[] = {
+      spirv::make_lay_out_global_memory(),
       spirv::make_lower_opencl_std(),         spirv::make_splat_select_conditions(),
       spirv::make_strip_kernel_decorations(), spirv::make_rewrite_entry_points(),
       spirv::make_lower_kernel_arguments(),   spirv::make_lower_builtin_variables(),
+      spirv::make_lower_program_scope_constants(), spirv::make_lower_pointer_selection(),
       spirv::make_legalize_pointers(),        spirv::make_map_memory_semantics(),
+      spirv::make_legalize_subgroup_operations(),
       spirv::make_make_global_accesses_coherent(),
       spirv::make_structurize_control_flow(),
       spirv::make_emit_push_constant_blocks(), spirv::make_remove_unused_globals(),
-      spirv::make_forbid_fp_contraction(),    spirv::make_declare_vulkan_module(),
+      spirv::make_lower_long_vectors(),       spirv::make_forbid_fp_contraction(),
+      spirv::make_declare_vulkan_module(),
   };
   for (auto& pass : passes) pass->run(module, context);
 

@@ -8,19 +8,24 @@
 
 namespace vkcl::spirv {
 
+std::unique_ptr<Pass> make_lay_out_global_memory();
 std::unique_ptr<Pass> make_lower_opencl_std();
 std::unique_ptr<Pass> make_splat_select_conditions();
 std::unique_ptr<Pass> make_strip_kernel_decorations();
 std::unique_ptr<Pass> make_rewrite_entry_points();
 std::unique_ptr<Pass> make_lower_kernel_arguments();
 std::unique_ptr<Pass> make_lower_builtin_variables();
+std::unique_ptr<Pass> make_lower_program_scope_constants();
+std::unique_ptr<Pass> make_lower_pointer_selection();
 std::unique_ptr<Pass> make_legalize_pointers();
 std::unique_ptr<Pass> make_map_memory_semantics();
+std::unique_ptr<Pass> make_legalize_subgroup_operations();
 std::unique_ptr<Pass> make_make_global_accesses_coherent();
 std::unique_ptr<Pass> make_structurize_control_flow();
 std::unique_ptr<Pass> make_emit_push_constant_blocks();
 std::unique_ptr<Pass> make_remove_unused_globals();
 std::unique_ptr<Pass> make_forbid_fp_contraction();
+std::unique_ptr<Pass> make_lower_long_vectors();
 std::unique_ptr<Pass> make_declare_vulkan_module();
 
 }  // namespace vkcl::spirv

@@ -40,6 +40,13 @@ constexpr std::pair<std::string_view, bool ModuleFeatures::*> kFeatureNames[] = 
     {"storage_buffer_16bit", &ModuleFeatures::storage_buffer_16bit},
     {"variable_pointers", &ModuleFeatures::variable_pointers},
     {"subgroup_basic", &ModuleFeatures::subgroup_basic},
+    {"subgroup_vote", &ModuleFeatures::subgroup_vote},
+    {"subgroup_arithmetic", &ModuleFeatures::subgroup_arithmetic},
+    {"subgroup_ballot", &ModuleFeatures::subgroup_ballot},
+    {"subgroup_shuffle", &ModuleFeatures::subgroup_shuffle},
+    {"subgroup_shuffle_relative", &ModuleFeatures::subgroup_shuffle_relative},
+    {"subgroup_clustered", &ModuleFeatures::subgroup_clustered},
+    {"subgroup_extended_types", &ModuleFeatures::subgroup_extended_types},
     {"shader_buffer_int64_atomics", &ModuleFeatures::shader_buffer_int64_atomics},
     {"shader_shared_int64_atomics", &ModuleFeatures::shader_shared_int64_atomics},
 };

@@ -77,6 +77,14 @@ struct ModuleFeatures {
   bool storage_buffer_16bit = false;
   bool variable_pointers = false;
   bool subgroup_basic = false;  // GroupNonUniform in the compute stage
+  // Sub-group operations in the compute stage (VkPhysicalDeviceSubgroupProperties::supportedOperations).
+  bool subgroup_vote = false;
+  bool subgroup_arithmetic = false;
+  bool subgroup_ballot = false;
+  bool subgroup_shuffle = false;
+  bool subgroup_shuffle_relative = false;
+  bool subgroup_clustered = false;
+  bool subgroup_extended_types = false;  // 8/16/64-bit integers and half in them (shaderSubgroupExtendedTypes)
   bool shader_buffer_int64_atomics = false;  // 64-bit integer atomics on global memory (Int64Atomics)
   bool shader_shared_int64_atomics = false;  // 64-bit integer atomics on local memory (Int64Atomics)
 };
