@@ -136,6 +136,7 @@ float VKCL_OVERLOAD expm1(float x) {
   if (__vkcl_isnan_f(x)) return x;
   if (x > 100.0f) return as_float(VKCL_FLOAT_INF);
   if (x < -17.5f) return -1.0f;  // e^x < 2^-25: rounds to -1
+  if (fabs(x) < 0x1p-24f) return x;  // x^2/2 is below half an ulp; keeps expm1(-0) = -0
   if (fabs(x) < 0.7f) return expm1_poly_f(x);
   const float n = rint(x * LOG2E_F);
   const float r = (x - n * LN2_HI_F) - n * LN2_LO_F;

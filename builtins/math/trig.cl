@@ -160,6 +160,7 @@ static inline float cos_of_reduced_f(int quadrant, float hi, float lo) {
 
 float VKCL_OVERLOAD sin(float x) {
   if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  if (fabs(x) < 0x1p-12f) return x;  // x^3/6 is below half an ulp; keeps sin(-0) = -0
   float hi, lo;
   const int quadrant = reduce_f(x, &hi, &lo);
   return sin_of_reduced_f(quadrant, hi, lo);
@@ -174,6 +175,7 @@ float VKCL_OVERLOAD cos(float x) {
 
 float VKCL_OVERLOAD tan(float x) {
   if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  if (fabs(x) < 0x1p-13f) return x;  // x^3/3 is below half an ulp; keeps tan(-0) = -0
   float hi, lo;
   const int quadrant = reduce_f(x, &hi, &lo);
   return tan_poly_f(hi, lo, quadrant & 1);
@@ -187,6 +189,7 @@ float VKCL_OVERLOAD sincos(float x, __private float* cosval) {
   float hi, lo;
   const int quadrant = reduce_f(x, &hi, &lo);
   *cosval = cos_of_reduced_f(quadrant, hi, lo);
+  if (fabs(x) < 0x1p-12f) return x;
   return sin_of_reduced_f(quadrant, hi, lo);
 }
 

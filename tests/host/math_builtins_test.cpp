@@ -100,6 +100,8 @@ ld ulp_error(T got, ld reference) {
   if (std::isnan(reference)) return std::isnan(got) ? 0 : INFINITY;
   if (std::isnan(got)) return INFINITY;
   if (std::isinf(reference)) return got == reference ? 0 : INFINITY;
+  // An exact zero's sign is part of the result (sin(-0) = -0, log(1) = +0, ...).
+  if (reference == 0 && got == 0) return std::signbit(reference) == std::signbit(got) ? 0 : INFINITY;
   // A reference at least halfway past the largest finite number rounds to infinity.
   const ld overflow = std::ldexp(2.0L - std::ldexp(1.0L, -Traits<T>::mantissa - 1), Traits<T>::max_exponent);
   if (std::fabs(reference) >= overflow && std::isinf(got) && std::signbit(got) == std::signbit(reference)) return 0;
@@ -652,6 +654,25 @@ std::vector<Function<T>> functions() {
     pown.domain = rootn.domain = "n = (int)y";
     f.push_back(pown);
     f.push_back(rootn);
+    f.push_back(ulp1<T>("erf", 16, [](ld x) { return std::erf(x); }));
+    f.push_back(ulp1<T>("erfc", 16, [](ld x) { return std::erfc(x); }));
+    f.push_back(ulp1<T>("tgamma", 16, [](ld x) { return std::tgamma(x); }));
+    // lgamma: implementation-defined precision; checked loosely (2^-16 relative or absolute).
+    Function<T> lgamma = ulp1<T>("lgamma", 0x1p-16, [](ld x) { return std::lgamma(x); });
+    lgamma.check = Check::Absolute;
+    lgamma.reference = [](ld x, ld, ld) { return std::lgamma(x); };
+    lgamma.domain = "|error| <= 2^-16 * max(1, |lgamma|)";
+    f.push_back(lgamma);
+    auto lgamma_r = lgamma;
+    lgamma_r.name = "lgamma_r";
+    lgamma_r.body = "r = lgamma_r(x, &k);";
+    lgamma_r.exact_int = [](T x, T, T) {
+      if (std::isnan(x) || x == 0 || (x < 0 && std::trunc(x) == x) || x == -INFINITY) return 0;
+      int sign = 1;
+      (void)::lgammal_r((ld)x, &sign);
+      return sign;
+    };
+    f.push_back(lgamma_r);
     for (Function<T>& fn : f) {
       if (fn.name == "asin" || fn.name == "acos" || fn.name == "asinpi" || fn.name == "acospi" || fn.name == "atanh")
         fn.ranges = {{-1, 1}, {-0.01, 0.01}, {0.45, 0.55}};
@@ -663,6 +684,8 @@ std::vector<Function<T>> functions() {
       if (fn.name == "atan2" || fn.name == "atan2pi" || fn.name == "hypot") fn.ranges = {{-10, 10}, {-1e10, 1e10}};
       if (fn.name == "pow" || fn.name == "powr" || fn.name == "half_powr") fn.ranges = {{0, 4}, {-1, 1}, {0.9, 1.1}};
       if (fn.name == "pown" || fn.name == "rootn") fn.ranges = {{-4, 4}, {-40, 40}};
+      if (fn.name == "erf" || fn.name == "erfc") fn.ranges = {{-5, 5}, {-1.3, 1.3}, {-11, 11}};
+      if (fn.name == "tgamma" || fn.name.starts_with("lgamma")) fn.ranges = {{-5, 5}, {0, 36}, {-45, 0}};
     }
   }
   // Relational: 1/0 for scalars, -1/0 for vectors.
@@ -871,6 +894,10 @@ void check_function(const Function<T>& f, const Inputs<T>& in, const std::vector
         const ld r = f.reference(ax, ay, az);
         ld e = f.check == Check::Ulp ? ulp_error<T>(out[n], r)
                                      : (std::isnan(r) ? (std::isnan(out[n]) ? 0 : INFINITY) : std::fabs(out[n] - r));
+        if (f.name.starts_with("lgamma") && std::fabs(r) > std::numeric_limits<T>::max())
+          e = std::isinf(out[n]) ? 0 : INFINITY;
+        else if (f.name.starts_with("lgamma") && std::isfinite(r)) e /= std::max(1.0L, std::fabs(r));
+        if (f.name.starts_with("lgamma") && std::isinf(r)) e = out[n] == r ? 0 : INFINITY;
         if (ftz && f.check == Check::Ulp && std::fabs(r) < std::numeric_limits<T>::min() && out[n] == 0) e = 0;
         error = std::min(error, e);
         if (e <= f.bound) ok = true;
