@@ -1,4 +1,4 @@
-// cbrt and hypot for float, every vector width (OpenCL: cbrt <= 2 ulp,
+// cbrt and hypot for float and double, every vector width (OpenCL: cbrt <= 2 ulp,
 // hypot <= 4).
 //
 // cbrt: |x| = m * 2^(3q) with m in [1, 8); a first guess from the bits
@@ -53,3 +53,51 @@ float VKCL_OVERLOAD hypot(float x, float y) {
 
 VKCL_VECTORIZE_1(float, cbrt, float)
 VKCL_VECTORIZE_2(float, hypot, float, float)
+
+// ---------------------------------------------------------------------------
+// double: the float root as the first guess (2^-23), two Newton steps, and the
+// exact-residual step.
+
+#ifdef VKCL_FP64
+
+double VKCL_OVERLOAD cbrt(double x) {
+  if (!__vkcl_isfinite_d(x) || x == 0.0) return x;
+  double a = fabs(x);
+  int q_adjust = 0;
+  if (a < 0x1p-1022) {  // subnormal: 2^54 = (2^18)^3
+    a *= 0x1p54;
+    q_adjust = -18;
+  }
+  const ulong bits = as_ulong(a);
+  const int e = (int)(bits >> 52) - 1023;
+  const int q = e >= 0 ? e / 3 : -((2 - e) / 3);
+  const int rest = e - 3 * q;
+  const double m = as_double((bits & 0x000ffffffffffffful) | ((ulong)(1023 + rest) << 52));  // [1, 8)
+  double y = (double)cbrt((float)m);
+  for (int i = 0; i < 2; ++i) y = y - (y * y * y - m) / (3.0 * y * y);
+  double square_error, cube_error;
+  const double square = __vkcl_two_product_d(y, y, &square_error);
+  const double cube = __vkcl_two_product_d(square, y, &cube_error);
+  const double residual = ((m - cube) - cube_error) - square_error * y;
+  y += residual / (3.0 * square);
+  return copysign(y * __vkcl_pow2_d(q + q_adjust), x);
+}
+
+double VKCL_OVERLOAD hypot(double x, double y) {
+  if (__vkcl_isinf_d(x) || __vkcl_isinf_d(y)) return as_double(VKCL_DOUBLE_INF);
+  if (__vkcl_isnan_d(x) || __vkcl_isnan_d(y)) return x + y;
+  const double ax = fabs(x), ay = fabs(y);
+  const double larger = fmax(ax, ay);
+  if (larger == 0.0) return 0.0;
+  int k = (int)(as_ulong(larger) >> 52) - 1023;
+  if (larger < 0x1p-1022) k = (int)(as_ulong(larger * 0x1p64) >> 52) - 1023 - 64;
+  const int k1 = k / 2, k2 = k - k1;
+  const double down = __vkcl_pow2_d(-k1), down2 = __vkcl_pow2_d(-k2);
+  const double a = ax * down * down2, b = ay * down * down2;
+  return sqrt(mad(a, a, b * b)) * __vkcl_pow2_d(k1) * __vkcl_pow2_d(k2);
+}
+
+VKCL_VECTORIZE_1(double, cbrt, double)
+VKCL_VECTORIZE_2(double, hypot, double, double)
+
+#endif  // VKCL_FP64

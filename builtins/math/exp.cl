@@ -1,5 +1,6 @@
-// exp, exp2, exp10 and expm1 for float, every vector width (OpenCL: <= 3
-// ulp each), and half_exp-free helpers the hyperbolic functions share.
+// exp, exp2, exp10 and expm1 for float and double, every vector width
+// (OpenCL: <= 3 ulp each), and the scaled and extended exponentials that
+// hyperbolic.cl, pow.cl and special.cl share.
 // Vulkan's GLSL.std.450 Exp is only 3 + 2|x| ulp (up to about 180), so it
 // is not used.
 //
@@ -152,3 +153,162 @@ VKCL_VECTORIZE_1(float, exp, float)
 VKCL_VECTORIZE_1(float, exp2, float)
 VKCL_VECTORIZE_1(float, exp10, float)
 VKCL_VECTORIZE_1(float, expm1, float)
+
+// ---------------------------------------------------------------------------
+// double: the same method; ln2 and log10(2) heads have 32 bits (n has at most
+// 11), and the Taylor polynomials reach r^13 or r^14 (truncation below
+// 2^-57).
+
+#ifdef VKCL_FP64
+
+#define LN2_HI_D 0x1.62e42feep-1
+#define LN2_LO_D 0x1.a39ef35793c76p-33
+#define LOG10_2_HI_D 0x1.34413508p-2
+#define LOG10_2_LO_D 0x1.f79fef311f12bp-34
+#define LOG2E_D 0x1.71547652b82fep+0
+#define LOG2_10_D 0x1.a934f0979a371p+1
+
+double __vkcl_scale_d(double p, int n) {
+  if (n > 1023) {
+    p *= 0x1p1023;
+    n = min(n - 1023, 1023);
+  } else if (n < -1022) {
+    p *= 0x1p-1000;
+    n = max(n + 1000, -1022);
+  }
+  return p * __vkcl_pow2_d(n);
+}
+
+// e^r for |r| <= 0.35: Taylor to r^13.
+static inline double exp_poly_d(double r) {
+  double p = 0x1.6124613a86d09p-33;
+  p = mad(p, r, 0x1.1eed8eff8d898p-29);
+  p = mad(p, r, 0x1.ae64567f544e4p-26);
+  p = mad(p, r, 0x1.27e4fb7789f5cp-22);
+  p = mad(p, r, 0x1.71de3a556c734p-19);
+  p = mad(p, r, 0x1.a01a01a01a01ap-16);
+  p = mad(p, r, 0x1.a01a01a01a01ap-13);
+  p = mad(p, r, 0x1.6c16c16c16c17p-10);
+  p = mad(p, r, 0x1.1111111111111p-7);
+  p = mad(p, r, 0x1.5555555555555p-5);
+  p = mad(p, r, 0x1.5555555555555p-3);
+  p = mad(p, r, 0x1.0p-1);
+  p = mad(p, r, 1.0);
+  return mad(p, r, 1.0);
+}
+
+double __vkcl_exp_scaled_d(double x, int k) {
+  if (x > 720.0) return as_double(VKCL_DOUBLE_INF);
+  if (x < -750.0) return 0.0;
+  const double n = rint(x * LOG2E_D);
+  const double r = (x - n * LN2_HI_D) - n * LN2_LO_D;
+  return __vkcl_scale_d(exp_poly_d(r), (int)n - k);
+}
+
+double VKCL_OVERLOAD exp(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  return __vkcl_exp_scaled_d(x, 0);
+}
+
+// 2^r for |r| <= 1/2 (and a little more): sum (r ln2)^k / k!, to k = 14.
+static inline double exp2_poly_d(double r) {
+  double p = 0x1.314964d5878a9p-44;
+  p = mad(p, r, 0x1.816193166d0f9p-40);
+  p = mad(p, r, 0x1.c3bd650fc2986p-36);
+  p = mad(p, r, 0x1.e8cac7351bb25p-32);
+  p = mad(p, r, 0x1.e4cf5158b8ecap-28);
+  p = mad(p, r, 0x1.b5253d395e7c4p-24);
+  p = mad(p, r, 0x1.62c0223a5c824p-20);
+  p = mad(p, r, 0x1.ffcbfc588b0c7p-17);
+  p = mad(p, r, 0x1.430912f86c787p-13);
+  p = mad(p, r, 0x1.5d87fe78a6731p-10);
+  p = mad(p, r, 0x1.3b2ab6fba4e77p-7);
+  p = mad(p, r, 0x1.c6b08d704a0cp-5);
+  p = mad(p, r, 0x1.ebfbdff82c58fp-3);
+  p = mad(p, r, 0x1.62e42fefa39efp-1);
+  return mad(p, r, 1.0);
+}
+
+double VKCL_OVERLOAD exp2(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  if (x > 1030.0) return as_double(VKCL_DOUBLE_INF);
+  if (x < -1080.0) return 0.0;
+  const double n = rint(x);
+  return __vkcl_scale_d(exp2_poly_d(x - n), (int)n);
+}
+
+double __vkcl_exp2_extended_d(double hi, double lo) {
+  if (__vkcl_isnan_d(hi)) return hi;
+  if (hi > 1030.0) return as_double(VKCL_DOUBLE_INF);
+  if (hi < -1080.0) return 0.0;
+  const double n = rint(hi);
+  return __vkcl_scale_d(exp2_poly_d((hi - n) + lo), (int)n);
+}
+
+double VKCL_OVERLOAD exp10(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  if (x > 310.0) return as_double(VKCL_DOUBLE_INF);
+  if (x < -330.0) return 0.0;
+  const double n = rint(x * LOG2_10_D);
+  const double r = (x - n * LOG10_2_HI_D) - n * LOG10_2_LO_D;
+  // 10^r = sum (r ln10)^k / k!, to k = 14.
+  double p = 0x1.6a9e984b8a6bfp-20;
+  p = mad(p, r, 0x1.1398ad2c41708p-17);
+  p = mad(p, r, 0x1.84fe12df80be4p-15);
+  p = mad(p, r, 0x1.facfd5d909d64p-13);
+  p = mad(p, r, 0x1.2ea52b2d182afp-10);
+  p = mad(p, r, 0x1.4897c45d93d42p-8);
+  p = mad(p, r, 0x1.4116b05fdaa5dp-6);
+  p = mad(p, r, 0x1.16e4dfc333a87p-4);
+  p = mad(p, r, 0x1.a7ed70847c8b6p-3);
+  p = mad(p, r, 0x1.1429ffd1d4d76p-1);
+  p = mad(p, r, 0x1.2bd7609fd98c4p+0);
+  p = mad(p, r, 0x1.0470591de2ca4p+1);
+  p = mad(p, r, 0x1.53524c73cea69p+1);
+  p = mad(p, r, 0x1.26bb1bbb55516p+1);
+  p = mad(p, r, 1.0);
+  return __vkcl_scale_d(p, (int)n);
+}
+
+// e^r - 1 for |r| <= 0.7: r + r^2 (1/2! + r/3! + ... + r^15/17!).
+static inline double expm1_poly_d(double r) {
+  double p = 0x1.952c77030ad4ap-49;
+  p = mad(p, r, 0x1.ae7f3e733b81fp-45);
+  p = mad(p, r, 0x1.ae7f3e733b81fp-41);
+  p = mad(p, r, 0x1.93974a8c07c9dp-37);
+  p = mad(p, r, 0x1.6124613a86d09p-33);
+  p = mad(p, r, 0x1.1eed8eff8d898p-29);
+  p = mad(p, r, 0x1.ae64567f544e4p-26);
+  p = mad(p, r, 0x1.27e4fb7789f5cp-22);
+  p = mad(p, r, 0x1.71de3a556c734p-19);
+  p = mad(p, r, 0x1.a01a01a01a01ap-16);
+  p = mad(p, r, 0x1.a01a01a01a01ap-13);
+  p = mad(p, r, 0x1.6c16c16c16c17p-10);
+  p = mad(p, r, 0x1.1111111111111p-7);
+  p = mad(p, r, 0x1.5555555555555p-5);
+  p = mad(p, r, 0x1.5555555555555p-3);
+  p = mad(p, r, 0x1.0p-1);
+  return mad(r * r, p, r);
+}
+
+double VKCL_OVERLOAD expm1(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  if (x > 720.0) return as_double(VKCL_DOUBLE_INF);
+  if (x < -38.0) return -1.0;  // e^x < 2^-54: rounds to -1
+  if (fabs(x) < 0x1p-54) return x;
+  if (fabs(x) < 0.7) return expm1_poly_d(x);
+  const double n = rint(x * LOG2E_D);
+  const double r = (x - n * LN2_HI_D) - n * LN2_LO_D;
+  const double e = expm1_poly_d(r);
+  const int k = (int)n;
+  if (k > 53) return __vkcl_scale_d(1.0 + e, k) - 1.0;
+  const double p = __vkcl_pow2_d(k);  // 2^k - 1 is exact for -53 <= k <= 53
+  return mad(p, e, p - 1.0);
+}
+
+VKCL_VECTORIZE_1(double, exp, double)
+VKCL_VECTORIZE_1(double, exp2, double)
+VKCL_VECTORIZE_1(double, exp10, double)
+VKCL_VECTORIZE_1(double, expm1, double)
+
+#endif  // VKCL_FP64

@@ -1,4 +1,5 @@
-// sinh, cosh, tanh, asinh, acosh and atanh for float, every vector width
+// sinh, cosh, tanh, asinh, acosh and atanh for float and double, every
+// vector width
 // (OpenCL: sinh, cosh, asinh, acosh <= 4 ulp; tanh, atanh <= 5).
 //
 // sinh: |x| < 1 Taylor (x + x^3/3! + ... + x^15/15!); below 88,
@@ -138,3 +139,157 @@ VKCL_VECTORIZE_1(float, tanh, float)
 VKCL_VECTORIZE_1(float, asinh, float)
 VKCL_VECTORIZE_1(float, acosh, float)
 VKCL_VECTORIZE_1(float, atanh, float)
+
+// ---------------------------------------------------------------------------
+// double: the same method; sinh's Taylor series to x^21, tanh, asinh and
+// atanh from polynomials.py's double fits (degrees 12, 13, 15).
+
+#ifdef VKCL_FP64
+
+#define LN2_D 0x1.62e42fefa39efp-1
+
+double VKCL_OVERLOAD sinh(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  const double a = fabs(x);
+  double r;
+  if (a < 1.0) {
+    const double z = a * a;
+  double p = 0x1.71b8ef6dcf572p-66;
+  p = mad(p, z, 0x1.2f49b46814157p-57);
+  p = mad(p, z, 0x1.952c77030ad4ap-49);
+  p = mad(p, z, 0x1.ae7f3e733b81fp-41);
+  p = mad(p, z, 0x1.6124613a86d09p-33);
+  p = mad(p, z, 0x1.ae64567f544e4p-26);
+  p = mad(p, z, 0x1.71de3a556c734p-19);
+  p = mad(p, z, 0x1.a01a01a01a01ap-13);
+  p = mad(p, z, 0x1.1111111111111p-7);
+  p = mad(p, z, 0x1.5555555555555p-3);
+    r = mad(a * z, p, a);
+  } else if (a < 709.0) {
+    const double e = exp(a);
+    r = 0.5 * (e - 1.0 / e);
+  } else {
+    r = __vkcl_exp_scaled_d(a, 1);
+  }
+  return copysign(r, x);
+}
+
+double VKCL_OVERLOAD cosh(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  const double a = fabs(x);
+  if (a < 709.0) {
+    const double e = exp(a);
+    return 0.5 * (e + 1.0 / e);
+  }
+  return __vkcl_exp_scaled_d(a, 1);
+}
+
+double VKCL_OVERLOAD tanh(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  const double a = fabs(x);
+  double r;
+  if (a <= 0.55) {
+    const double z = a * a;
+  double h = -0x1.93edec43fd5a2p-19;
+  h = mad(h, z, 0x1.bfb8722b58696p-17);
+  h = mad(h, z, -0x1.3f58d7db175f6p-15);
+  h = mad(h, z, 0x1.94e894340e4b0p-14);
+  h = mad(h, z, -0x1.f5520c3b9ff15p-13);
+  h = mad(h, z, 0x1.3556886ef1283p-11);
+  h = mad(h, z, -0x1.7da34f4c64329p-10);
+  h = mad(h, z, 0x1.d6d3d028aad5bp-9);
+  h = mad(h, z, -0x1.226e355c62325p-7);
+  h = mad(h, z, 0x1.664f4882ba306p-6);
+  h = mad(h, z, -0x1.ba1ba1ba1b95bp-5);
+  h = mad(h, z, 0x1.1111111111111p-3);
+  h = mad(h, z, -0x1.5555555555555p-2);
+    r = mad(a * z, h, a);
+  } else if (a < 22.0) {
+    r = 1.0 - 2.0 / (exp(2.0 * a) + 1.0);
+  } else {
+    r = 1.0;
+  }
+  return copysign(r, x);
+}
+
+double VKCL_OVERLOAD asinh(double x) {
+  if (!__vkcl_isfinite_d(x)) return x;
+  const double a = fabs(x);
+  double r;
+  if (a <= 0.5) {
+    const double z = a * a;
+  double b = 0x1.3aea190ec9c4cp-10;
+  b = mad(b, z, -0x1.c4d1e35fafe2fp-9);
+  b = mad(b, z, 0x1.6b898216ec2dep-8);
+  b = mad(b, z, -0x1.cf0b87411ad1cp-8);
+  b = mad(b, z, 0x1.115bdce54bef0p-7);
+  b = mad(b, z, -0x1.3fa631285b5d0p-7);
+  b = mad(b, z, 0x1.7a81f729025f6p-7);
+  b = mad(b, z, -0x1.c9993672d2f98p-7);
+  b = mad(b, z, 0x1.1c4ec2917266dp-6);
+  b = mad(b, z, -0x1.6e8ba2d619e4dp-6);
+  b = mad(b, z, 0x1.f1c71c716e95ap-6);
+  b = mad(b, z, -0x1.6db6db6db66d6p-5);
+  b = mad(b, z, 0x1.3333333333330p-4);
+  b = mad(b, z, -0x1.5555555555555p-3);
+    r = mad(a * z, b, a);
+  } else if (a < 2.0) {
+    const double z = a * a;
+    r = log1p(a + z / (1.0 + sqrt(1.0 + z)));
+  } else if (a < 0x1p28) {
+    r = log(2.0 * a + 1.0 / (a + sqrt(mad(a, a, 1.0))));
+  } else {
+    r = log(a) + LN2_D;
+  }
+  return copysign(r, x);
+}
+
+double VKCL_OVERLOAD acosh(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  if (x < 1.0) return __vkcl_quiet_nan_d();
+  if (x < 2.0) {
+    const double t = x - 1.0;
+    return log1p(t + sqrt(mad(2.0, t, t * t)));
+  }
+  if (x < 0x1p28) return log(2.0 * x - 1.0 / (x + sqrt(mad(x, x, -1.0))));
+  return log(x) + LN2_D;
+}
+
+double VKCL_OVERLOAD atanh(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  const double a = fabs(x);
+  if (a > 1.0) return __vkcl_quiet_nan_d();
+  double r;
+  if (a <= 0.5) {
+    const double z = a * a;
+  double c = 0x1.f44a45827d7dfp-3;
+  c = mad(c, z, -0x1.d7fa997960979p-3);
+  c = mad(c, z, 0x1.99e9ba7522d12p-3);
+  c = mad(c, z, -0x1.d71b6680ef06fp-6);
+  c = mad(c, z, 0x1.da1313b6b83fbp-5);
+  c = mad(c, z, 0x1.47de315605576p-5);
+  c = mad(c, z, 0x1.8a1049c21acd3p-5);
+  c = mad(c, z, 0x1.aec0afc8cd3d3p-5);
+  c = mad(c, z, 0x1.e1e98b868d42ap-5);
+  c = mad(c, z, 0x1.1110dd97402b9p-4);
+  c = mad(c, z, 0x1.3b13b3172e8a5p-4);
+  c = mad(c, z, 0x1.745d173a8fa8dp-4);
+  c = mad(c, z, 0x1.c71c71c7458aap-4);
+  c = mad(c, z, 0x1.249249249221dp-3);
+  c = mad(c, z, 0x1.999999999999bp-3);
+  c = mad(c, z, 0x1.5555555555555p-2);
+    r = mad(a * z, c, a);
+  } else {
+    r = 0.5 * log1p(2.0 * a / (1.0 - a));
+  }
+  return copysign(r, x);
+}
+
+VKCL_VECTORIZE_1(double, sinh, double)
+VKCL_VECTORIZE_1(double, cosh, double)
+VKCL_VECTORIZE_1(double, tanh, double)
+VKCL_VECTORIZE_1(double, asinh, double)
+VKCL_VECTORIZE_1(double, acosh, double)
+VKCL_VECTORIZE_1(double, atanh, double)
+
+#endif  // VKCL_FP64

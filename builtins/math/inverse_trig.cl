@@ -1,5 +1,5 @@
-// asin, acos, atan, atan2 and asinpi, acospi, atanpi, atan2pi for float,
-// every vector width (OpenCL: asin, acos <= 4 ulp; atan, asinpi, acospi,
+// asin, acos, atan, atan2 and asinpi, acospi, atanpi, atan2pi for float
+// and double, every vector width (OpenCL: asin, acos <= 4 ulp; atan, asinpi, acospi,
 // atanpi <= 5; atan2, atan2pi <= 6). Vulkan's GLSL.std.450 Atan is 4096 ulp:
 // not used.
 //
@@ -130,7 +130,8 @@ float VKCL_OVERLOAD atan2(float y, float x) { return atan2_any_f(y, x, 0); }
 float VKCL_OVERLOAD atan2pi(float y, float x) { return atan2_any_f(y, x, 1); }
 
 // x / pi for x the result of asin, acos or atan.
-static inline float over_pi_f(float x) { return mad(x, INV_PI_HI_F, x * INV_PI_LO_F); }
+// (Zero stays itself: a product with the tail's sign could flip -0.)
+static inline float over_pi_f(float x) { return x == 0.0f ? x : mad(x, INV_PI_HI_F, x * INV_PI_LO_F); }
 
 float VKCL_OVERLOAD asinpi(float x) { return over_pi_f(asin(x)); }
 float VKCL_OVERLOAD acospi(float x) { return over_pi_f(acos(x)); }
@@ -147,3 +148,147 @@ VKCL_VECTORIZE_1(float, asinpi, float)
 VKCL_VECTORIZE_1(float, acospi, float)
 VKCL_VECTORIZE_1(float, atanpi, float)
 VKCL_VECTORIZE_2(float, atan2pi, float, float)
+
+// ---------------------------------------------------------------------------
+// double: the same reductions; the fits are polynomials.py's double entries
+// (atan degree 11, asin degree 13), constants as head + tail.
+
+#ifdef VKCL_FP64
+
+#define PIO4_HI_D 0x1.921fb54442d18p-1
+#define PIO4_LO_D 0x1.1a62633145c07p-55
+#define PIO2_HI_D 0x1.921fb54442d18p+0
+#define PIO2_LO_D 0x1.1a62633145c07p-54
+#define PI_HI_D 0x1.921fb54442d18p+1
+#define PI_LO_D 0x1.1a62633145c07p-53
+#define THREE_PIO4_D 0x1.2d97c7f3321d2p+1
+#define INV_PI_HI_D 0x1.45f306dc9c883p-2
+#define INV_PI_LO_D -0x1.6b01ec5417056p-56
+
+static inline double atan_poly_d(double t) {
+  const double z = t * t;
+  double a = 0x1.0ad36a455cafbp-6;
+  a = mad(a, z, -0x1.1b33b923aa954p-5);
+  a = mad(a, z, 0x1.74ddd408bb4c1p-5);
+  a = mad(a, z, -0x1.ac7a938b69c93p-5);
+  a = mad(a, z, 0x1.e19a13b9fc6dfp-5);
+  a = mad(a, z, -0x1.110e880a7a521p-4);
+  a = mad(a, z, 0x1.3b1392d9e785cp-4);
+  a = mad(a, z, -0x1.745d165df3f95p-4);
+  a = mad(a, z, 0x1.c71c71c304b68p-4);
+  a = mad(a, z, -0x1.249249248d7eep-3);
+  a = mad(a, z, 0x1.9999999999953p-3);
+  a = mad(a, z, -0x1.5555555555555p-2);
+  return mad(t * z, a, t);
+}
+
+static inline double atan_positive_d(double a) {
+  if (a <= 0x1.a827999fcef32p-2) return atan_poly_d(a);  // tan(pi/8)
+  if (a <= 0x1.3504f333f9de6p+1) return PIO4_HI_D + (atan_poly_d((a - 1.0) / (a + 1.0)) + PIO4_LO_D);
+  if (a > 0x1p60) return PIO2_HI_D + PIO2_LO_D;
+  return PIO2_HI_D - (atan_poly_d(1.0 / a) - PIO2_LO_D);
+}
+
+double VKCL_OVERLOAD atan(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  return copysign(atan_positive_d(fabs(x)), x);
+}
+
+static inline double asin_poly_d(double a) {
+  const double z = a * a;
+  double s = 0x1.e529c6fce9bb4p-6;
+  s = mad(s, z, -0x1.3b416bb7d9257p-6);
+  s = mad(s, z, 0x1.406192d124629p-6);
+  s = mad(s, z, 0x1.8f193743418ffp-9);
+  s = mad(s, z, 0x1.31622469ce5adp-7);
+  s = mad(s, z, 0x1.3b49de7121487p-7);
+  s = mad(s, z, 0x1.7b027ee1dd585p-7);
+  s = mad(s, z, 0x1.c990ad3d8fdcap-7);
+  s = mad(s, z, 0x1.1c4efce23019fp-6);
+  s = mad(s, z, 0x1.6e8ba123e494cp-6);
+  s = mad(s, z, 0x1.f1c71c7a52ba3p-6);
+  s = mad(s, z, 0x1.6db6db6dac1e0p-5);
+  s = mad(s, z, 0x1.3333333333388p-4);
+  s = mad(s, z, 0x1.5555555555555p-3);
+  return mad(a * z, s, a);
+}
+
+double VKCL_OVERLOAD asin(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  const double a = fabs(x);
+  if (a > 1.0) return __vkcl_quiet_nan_d();
+  double r;
+  if (a <= 0.5) {
+    r = asin_poly_d(a);
+  } else {
+    const double s = sqrt((1.0 - a) * 0.5);
+    r = PIO2_HI_D - (2.0 * asin_poly_d(s) - PIO2_LO_D);
+  }
+  return copysign(r, x);
+}
+
+double VKCL_OVERLOAD acos(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  const double a = fabs(x);
+  if (a > 1.0) return __vkcl_quiet_nan_d();
+  if (a <= 0.5) return PIO2_HI_D - (copysign(asin_poly_d(a), x) - PIO2_LO_D);
+  const double s = sqrt((1.0 - a) * 0.5);
+  const double twice = 2.0 * asin_poly_d(s);
+  return x > 0.0 ? twice : PI_HI_D - (twice - PI_LO_D);
+}
+
+static inline double atan2_any_d(double y, double x, int in_pi) {
+  if (__vkcl_isnan_d(x) || __vkcl_isnan_d(y)) return x + y;
+  const double pi = in_pi ? 1.0 : PI_HI_D + PI_LO_D;
+  const double half_pi = in_pi ? 0.5 : PIO2_HI_D + PIO2_LO_D;
+  const double quarter_pi = in_pi ? 0.25 : PIO4_HI_D + PIO4_LO_D;
+  const int x_negative = as_long(x) < 0;
+  const double ax = fabs(x), ay = fabs(y);
+  double r;
+  if (ay == 0.0) {
+    r = x_negative ? pi : 0.0;
+  } else if (__vkcl_isinf_d(ay)) {
+    r = __vkcl_isinf_d(ax) ? (x_negative ? (in_pi ? 0.75 : THREE_PIO4_D) : quarter_pi) : half_pi;
+  } else if (ax == 0.0) {
+    r = half_pi;
+  } else if (__vkcl_isinf_d(ax)) {
+    r = x_negative ? pi : 0.0;
+  } else {
+    double angle_hi, angle_lo = 0.0;
+    if (ay <= ax) {
+      angle_hi = atan_positive_d(ay / ax);
+    } else {
+      angle_hi = PIO2_HI_D;
+      angle_lo = PIO2_LO_D - atan_positive_d(ax / ay);
+    }
+    if (x_negative) {
+      angle_hi = PI_HI_D - angle_hi;
+      angle_lo = PI_LO_D - angle_lo;
+    }
+    r = in_pi ? mad(angle_hi, INV_PI_HI_D, mad(angle_hi, INV_PI_LO_D, angle_lo * INV_PI_HI_D)) : angle_hi + angle_lo;
+  }
+  return copysign(r, y);
+}
+
+double VKCL_OVERLOAD atan2(double y, double x) { return atan2_any_d(y, x, 0); }
+double VKCL_OVERLOAD atan2pi(double y, double x) { return atan2_any_d(y, x, 1); }
+
+static inline double over_pi_d(double x) { return x == 0.0 ? x : mad(x, INV_PI_HI_D, x * INV_PI_LO_D); }
+
+double VKCL_OVERLOAD asinpi(double x) { return over_pi_d(asin(x)); }
+double VKCL_OVERLOAD acospi(double x) { return over_pi_d(acos(x)); }
+double VKCL_OVERLOAD atanpi(double x) {
+  if (__vkcl_isinf_d(x)) return copysign(0.5, x);
+  return over_pi_d(atan(x));
+}
+
+VKCL_VECTORIZE_1(double, asin, double)
+VKCL_VECTORIZE_1(double, acos, double)
+VKCL_VECTORIZE_1(double, atan, double)
+VKCL_VECTORIZE_2(double, atan2, double, double)
+VKCL_VECTORIZE_1(double, asinpi, double)
+VKCL_VECTORIZE_1(double, acospi, double)
+VKCL_VECTORIZE_1(double, atanpi, double)
+VKCL_VECTORIZE_2(double, atan2pi, double, double)
+
+#endif  // VKCL_FP64

@@ -1,7 +1,8 @@
-// log, log2, log10 and log1p for float (OpenCL: <= 3 ulp, log1p <= 2), every
-// vector width, and half_log, half_log2, half_log10 (<= 8192 ulp: the same
-// functions). Vulkan's GLSL.std.450 Log is only absolute-2^-21 accurate in
-// [0.5, 2], so no ulp bound near 1: not used.
+// log, log2, log10 and log1p for float and double (OpenCL: <= 3 ulp, log1p
+// <= 2), every vector width, and half_log, half_log2, half_log10 (<= 8192
+// ulp: the same functions). The method for double is below, at its code.
+// Vulkan's GLSL.std.450 Log is only absolute-2^-21 accurate in [0.5, 2], so
+// no ulp bound near 1: not used.
 //
 // Method: x = m * 2^k with m in [sqrt(2)/2, sqrt(2)), f = m - 1 (exact);
 // log(1 + f) = f - f^2/2 + f^3 R(f) with R a Chebyshev fit
@@ -182,3 +183,207 @@ float VKCL_OVERLOAD half_log10(float x) { return log10(x); }
 VKCL_VECTORIZE_1(float, half_log, float)
 VKCL_VECTORIZE_1(float, half_log2, float)
 VKCL_VECTORIZE_1(float, half_log10, float)
+
+// ---------------------------------------------------------------------------
+// double. log(x) = k ln2 + log(m), m in [1, 2); with j the top four bits of
+// m's fraction and r_j a 12-bit approximation of 1 / (1 + (j + 1/2)/16),
+// m r_j = 1 + u exactly (an exact product; |u| < 0.031) and log(m) =
+// log1p(u) - log(r_j), the table's logarithms as head + tail (mpmath). Near
+// 1 (|x - 1| < 1/16), where the table's term would cancel, log1p(x - 1)
+// directly. log1p(u) = u - u^2/2 + u^3 R(u) with R's Taylor series to
+// u^12/15; u and u^2/2 exact, so the sum is good to about 2^-66: enough for
+// pow, whose error is the exponent's absolute error.
+
+#ifdef VKCL_FP64
+
+#define LN2_HI_D 0x1.62e42fefa39efp-1
+#define LN2_LO_D 0x1.abc9e3b39803fp-56
+#define LOG2E_HI_D 0x1.71547652b82fep+0
+#define LOG2E_LO_D 0x1.777d0ffda0d24p-56
+#define LOG10E_HI_D 0x1.bcb7b1526e50ep-2
+#define LOG10E_LO_D 0x1.95355baaafad3p-57
+
+static inline double log_table_r_d(int j) {
+  double v = 1.0;
+  v = j == 0 ? 0x1.f08p-1 : v;
+  v = j == 1 ? 0x1.d42p-1 : v;
+  v = j == 2 ? 0x1.bacp-1 : v;
+  v = j == 3 ? 0x1.a42p-1 : v;
+  v = j == 4 ? 0x1.8fap-1 : v;
+  v = j == 5 ? 0x1.7dp-1 : v;
+  v = j == 6 ? 0x1.6c2p-1 : v;
+  v = j == 7 ? 0x1.5cap-1 : v;
+  v = j == 8 ? 0x1.4e6p-1 : v;
+  v = j == 9 ? 0x1.414p-1 : v;
+  v = j == 10 ? 0x1.352p-1 : v;
+  v = j == 11 ? 0x1.29ep-1 : v;
+  v = j == 12 ? 0x1.1f8p-1 : v;
+  v = j == 13 ? 0x1.15cp-1 : v;
+  v = j == 14 ? 0x1.0cap-1 : v;
+  v = j == 15 ? 0x1.042p-1 : v;
+  return v;
+}
+static inline double log_table_hi_d(int j) {
+  double v = 0.0;
+  v = j == 0 ? 0x1.f7a9b16782856p-6 : v;
+  v = j == 1 ? 0x1.6ef528c056a2cp-4 : v;
+  v = j == 2 ? 0x1.299d30c606ea7p-3 : v;
+  v = j == 3 ? 0x1.9509aa0044f8fp-3 : v;
+  v = j == 4 ? 0x1.fb7d86eee3b9p-3 : v;
+  v = j == 5 ? 0x1.2e9e2bce12286p-2 : v;
+  v = j == 6 ? 0x1.5d01dc49ff2e8p-2 : v;
+  v = j == 7 ? 0x1.898d38a89347ep-2 : v;
+  v = j == 8 ? 0x1.b44977c148f1bp-2 : v;
+  v = j == 9 ? 0x1.dd4aa04e1c4b6p-2 : v;
+  v = j == 10 ? 0x1.02582a5c9d123p-1 : v;
+  v = j == 11 ? 0x1.15533d3b8d7b3p-1 : v;
+  v = j == 12 ? 0x1.2779e1ec93ecap-1 : v;
+  v = j == 13 ? 0x1.39240dde5ce92p-1 : v;
+  v = j == 14 ? 0x1.4a3e862342525p-1 : v;
+  v = j == 15 ? 0x1.5ab505b39040bp-1 : v;
+  return v;
+}
+static inline double log_table_lo_d(int j) {
+  double v = 0.0;
+  v = j == 0 ? -0x1.36c720c147756p-60 : v;
+  v = j == 1 ? -0x1.8b5d9f2b77346p-58 : v;
+  v = j == 2 ? -0x1.ff0c47ee4eafbp-57 : v;
+  v = j == 3 ? 0x1.9d6d34d717c19p-58 : v;
+  v = j == 4 ? -0x1.8736e025ebdaep-59 : v;
+  v = j == 5 ? 0x1.8251a3b83d97ap-62 : v;
+  v = j == 6 ? 0x1.5719f4bda516fp-58 : v;
+  v = j == 7 ? -0x1.99f8e1d0a8e2ep-56 : v;
+  v = j == 8 ? -0x1.cbc04ad924ae5p-56 : v;
+  v = j == 9 ? 0x1.44b7c06bf4a85p-58 : v;
+  v = j == 10 ? -0x1.c9d8b38f3a0d3p-56 : v;
+  v = j == 11 ? 0x1.ca8b0d3c3336p-60 : v;
+  v = j == 12 ? 0x1.19b99acdbc5cap-55 : v;
+  v = j == 13 ? 0x1.edf55bac59b95p-55 : v;
+  v = j == 14 ? -0x1.59b021ee6f171p-59 : v;
+  v = j == 15 ? -0x1.3b0a1335380bbp-55 : v;
+  return v;
+}
+
+// log1p(u) - u + u^2/2 = u^3 R(u) for |u| <= 1/16.
+static inline double log1p_cube_term_d(double u) {
+  double r = 0x1.1111111111111p-4;  // 1/15
+  r = mad(r, u, -0x1.2492492492492p-4);
+  r = mad(r, u, 0x1.3b13b13b13b14p-4);
+  r = mad(r, u, -0x1.5555555555555p-4);
+  r = mad(r, u, 0x1.745d1745d1746p-4);
+  r = mad(r, u, -0x1.999999999999ap-4);
+  r = mad(r, u, 0x1.c71c71c71c71cp-4);
+  r = mad(r, u, -0x1.0p-3);
+  r = mad(r, u, 0x1.2492492492492p-3);
+  r = mad(r, u, -0x1.5555555555555p-3);
+  r = mad(r, u, 0x1.999999999999ap-3);
+  r = mad(r, u, -0x1.0p-2);
+  r = mad(r, u, 0x1.5555555555555p-2);
+  return (u * u) * u * r;
+}
+
+// log1p(u_hi + u_lo) as hi + *lo for |u| <= 1/16 and |u_lo| tiny.
+static inline double log1p_small_d(double u_hi, double u_lo, double* lo) {
+  double square_error;
+  const double square = __vkcl_two_product_d(u_hi, u_hi, &square_error);
+  double error;
+  const double hi = __vkcl_two_sum_d(u_hi, -0.5 * square, &error);
+  *lo = error + (u_lo - (0.5 * square_error + u_hi * u_lo) + log1p_cube_term_d(u_hi));
+  return hi;
+}
+
+// log(x) as hi + *lo, for finite x > 0.
+double __vkcl_log_extended_d(double x, double* lo) {
+  if (x >= 0.9375 && x < 1.0625) return log1p_small_d(x - 1.0, 0.0, lo);  // x - 1 is exact
+  ulong bits = as_ulong(x);
+  int k = 0;
+  if (bits < 0x0010000000000000ul) {  // subnormal
+    bits = as_ulong(x * 0x1p64);
+    k = -64;
+  }
+  k += (int)(bits >> 52) - 1023;
+  const double m = as_double((bits & 0x000ffffffffffffful) | 0x3ff0000000000000ul);  // [1, 2)
+  const int j = (int)((bits >> 48) & 15u);
+  double product_error;
+  const double product = __vkcl_two_product_d(m, log_table_r_d(j), &product_error);
+  double l_lo;
+  const double l_hi = log1p_small_d(product - 1.0, product_error, &l_lo);  // product - 1 is exact
+  // k ln2 + table + log1p(u), the large parts summed exactly.
+  const double kd = (double)k;
+  double k_lo;
+  const double k_hi = __vkcl_two_product_d(kd, LN2_HI_D, &k_lo);
+  double e1, e2;
+  const double s1 = __vkcl_two_sum_d(k_hi, log_table_hi_d(j), &e1);
+  const double s2 = __vkcl_two_sum_d(s1, l_hi, &e2);
+  return __vkcl_fast_two_sum_d(s2, e1 + e2 + (k_lo + kd * LN2_LO_D + log_table_lo_d(j) + l_lo), lo);
+}
+
+// NaN, negative, zero and infinite arguments (as special_log_f).
+static inline int special_log_d(double x, double* result) {
+  const ulong bits = as_ulong(x);
+  if ((bits & VKCL_DOUBLE_ABS) > VKCL_DOUBLE_INF) return *result = x, 1;
+  if ((bits & VKCL_DOUBLE_ABS) == 0) return *result = -as_double(VKCL_DOUBLE_INF), 1;
+  if (bits & VKCL_DOUBLE_SIGN) return *result = __vkcl_quiet_nan_d(), 1;
+  if (bits == VKCL_DOUBLE_INF) return *result = x, 1;
+  return 0;
+}
+
+double VKCL_OVERLOAD log(double x) {
+  double special;
+  if (special_log_d(x, &special)) return special;
+  double lo;
+  const double hi = __vkcl_log_extended_d(x, &lo);
+  return hi + lo;
+}
+
+// log(x) times a constant c_hi + c_lo, as hi + *lo.
+static inline double scaled_log_d(double x, double c_hi, double c_lo, double* lo) {
+  double l_lo;
+  const double l_hi = __vkcl_log_extended_d(x, &l_lo);
+  double p_lo;
+  const double p_hi = __vkcl_two_product_d(l_hi, c_hi, &p_lo);
+  return __vkcl_fast_two_sum_d(p_hi, p_lo + (l_hi * c_lo + l_lo * c_hi), lo);
+}
+
+double __vkcl_log2_extended_d(double x, double* lo) { return scaled_log_d(x, LOG2E_HI_D, LOG2E_LO_D, lo); }
+
+double VKCL_OVERLOAD log2(double x) {
+  double special;
+  if (special_log_d(x, &special)) return special;
+  double lo;
+  const double hi = scaled_log_d(x, LOG2E_HI_D, LOG2E_LO_D, &lo);
+  return hi + lo;
+}
+
+double VKCL_OVERLOAD log10(double x) {
+  double special;
+  if (special_log_d(x, &special)) return special;
+  double lo;
+  const double hi = scaled_log_d(x, LOG10E_HI_D, LOG10E_LO_D, &lo);
+  return hi + lo;
+}
+
+double VKCL_OVERLOAD log1p(double x) {
+  if (__vkcl_isnan_d(x)) return x;
+  if (x < -1.0) return __vkcl_quiet_nan_d();
+  if (x == -1.0) return -as_double(VKCL_DOUBLE_INF);
+  if (x == as_double(VKCL_DOUBLE_INF)) return x;
+  if (fabs(x) < 0x1p-54) return x;  // keeps log1p(-0) = -0
+  double lo;
+  if (fabs(x) < 0.0625) {
+    const double hi = log1p_small_d(x, 0.0, &lo);
+    return hi + lo;
+  }
+  // 1 + x = u + error exactly; log(1 + x) = log(u) + error / u.
+  double error;
+  const double u = __vkcl_two_sum_d(1.0, x, &error);
+  const double hi = __vkcl_log_extended_d(u, &lo);
+  return hi + (lo + error / u);
+}
+
+VKCL_VECTORIZE_1(double, log, double)
+VKCL_VECTORIZE_1(double, log2, double)
+VKCL_VECTORIZE_1(double, log10, double)
+VKCL_VECTORIZE_1(double, log1p, double)
+
+#endif  // VKCL_FP64

@@ -1,5 +1,5 @@
-// sin, cos, tan, sincos, sinpi, cospi, tanpi and half_sin, half_cos,
-// half_tan for float, every vector width (OpenCL: sin, cos, sincos, sinpi,
+// sin, cos, tan, sincos, sinpi, cospi, tanpi for float and double and
+// half_sin, half_cos, half_tan for float, every vector width (OpenCL: sin, cos, sincos, sinpi,
 // cospi <= 4 ulp; tan <= 5; tanpi <= 6; half_ <= 8192: the same functions).
 // Vulkan's GLSL.std.450 Sin is only absolute-2^-11 accurate, and only in
 // [-pi, pi]: not used.
@@ -261,3 +261,259 @@ float VKCL_OVERLOAD half_tan(float x) { return tan(x); }
 VKCL_VECTORIZE_1(float, half_sin, float)
 VKCL_VECTORIZE_1(float, half_cos, float)
 VKCL_VECTORIZE_1(float, half_tan, float)
+
+// ---------------------------------------------------------------------------
+// double: the same method in 64-bit words. |x| = m * 2^e with m a 53-bit
+// integer; 192 bits of 2/pi from bit e - 2 after the point (a table of 19
+// words, after a word of zeros) times m; the quadrant is the product's bits
+// 190 and 191 and the remainder the 128 bits below, about 66 of which are
+// significant at worst (no double is closer than about 2^-61 to a multiple
+// of pi/2). Taylor polynomials to r^17 (sin) and r^18 (cos) on [-pi/4, pi/4]
+// (truncation below 2^-60); tan's fit is polynomials.py's "tan" for double
+// at degree 15.
+
+#ifdef VKCL_FP64
+
+#define PIO2_HI_D 0x1.921fb54442d18p+0
+#define PIO2_LO_D 0x1.1a62633145c07p-54
+#define PI_HI_D 0x1.921fb54442d18p+1
+#define PI_LO_D 0x1.1a62633145c07p-53
+
+// Word i of the bits of 2/pi after the binary point, after one word of zeros.
+static inline ulong two_over_pi_word_d(int i) {
+  ulong w = 0ul;
+  w = i == 1 ? 0xa2f9836e4e441529ul : w;
+  w = i == 2 ? 0xfc2757d1f534ddc0ul : w;
+  w = i == 3 ? 0xdb6295993c439041ul : w;
+  w = i == 4 ? 0xfe5163abdebbc561ul : w;
+  w = i == 5 ? 0xb7246e3a424dd2e0ul : w;
+  w = i == 6 ? 0x06492eea09d1921cul : w;
+  w = i == 7 ? 0xfe1deb1cb129a73eul : w;
+  w = i == 8 ? 0xe88235f52ebb4484ul : w;
+  w = i == 9 ? 0xe99c7026b45f7e41ul : w;
+  w = i == 10 ? 0x3991d639835339f4ul : w;
+  w = i == 11 ? 0x9c845f8bbdf9283bul : w;
+  w = i == 12 ? 0x1ff897ffde05980ful : w;
+  w = i == 13 ? 0xef2f118b5a0a6d1ful : w;
+  w = i == 14 ? 0x6d367ecf27cb09b7ul : w;
+  w = i == 15 ? 0x4f463f669e5fea2dul : w;
+  w = i == 16 ? 0x7527bac7ebe5f17bul : w;
+  w = i == 17 ? 0x3d0739f78a5292eaul : w;
+  w = i == 18 ? 0x6bfb5fb11f8d5d08ul : w;
+  w = i == 19 ? 0x56033046fc7b6babul : w;
+  return w;
+}
+
+// 64 bits of the table starting at bit q.
+static inline ulong bits_at_d(int q) {
+  const int word = q >> 6, offset = q & 63;
+  const ulong first = two_over_pi_word_d(word), second = two_over_pi_word_d(word + 1);
+  return offset == 0 ? first : (first << offset) | (second >> (64 - offset));
+}
+
+// |x| >= pi/4, finite: x = quadrant * pi/2 + (*hi + *lo).
+static inline int reduce_large_d(double x, double* hi, double* lo) {
+  const ulong bits = as_ulong(x) & VKCL_DOUBLE_ABS;
+  const ulong m = (bits & 0x000ffffffffffffful) | 0x0010000000000000ul;
+  const int e = (int)(bits >> 52) - 1075;  // |x| = m * 2^e
+  // x * 2/pi mod 4 = m * W * 2^-190 with W the 192 table bits from bit q.
+  const int q = e + 62;
+  const ulong w2 = bits_at_d(q), w1 = bits_at_d(q + 64), w0 = bits_at_d(q + 128);
+  const ulong p0 = m * w0;
+  const ulong p1a = mul_hi(m, w0), p1b = m * w1;
+  const ulong p1 = p1a + p1b;
+  const ulong c1 = p1 < p1a ? 1ul : 0ul;
+  const ulong p2 = mul_hi(m, w1) + m * w2 + c1;  // bits 128..191
+  int quadrant = (int)(p2 >> 62);
+  ulong u_hi = (p2 << 2) | (p1 >> 62), u_lo = (p1 << 2) | (p0 >> 62);  // fraction bits 189..62
+  double sign = 1.0;
+  if (u_hi & 0x8000000000000000ul) {
+    ++quadrant;
+    u_lo = ~u_lo + 1ul;
+    u_hi = ~u_hi + (u_lo == 0 ? 1ul : 0ul);
+    sign = -1.0;
+  }
+  int shift = u_hi != 0 ? (int)clz(u_hi) : 64 + (int)clz(u_lo);
+  if (shift >= 64) {
+    u_hi = u_lo;
+    u_lo = 0;
+    shift -= 64;
+  }
+  if (shift > 0) {
+    u_hi = (u_hi << shift) | (u_lo >> (64 - shift));
+    u_lo <<= shift;
+  }
+  const double f_hi = (double)(u_hi >> 11) * __vkcl_pow2_d(-53 - shift);
+  const double f_lo = (double)(((u_hi & 0x7fful) << 42) | (u_lo >> 22)) * __vkcl_pow2_d(-106 - shift);
+  double error;
+  const double p = __vkcl_two_product_d(f_hi, PIO2_HI_D, &error);
+  const double tail = error + (f_hi * PIO2_LO_D + f_lo * PIO2_HI_D);
+  double r_lo;
+  const double r_hi = __vkcl_fast_two_sum_d(p, tail, &r_lo);
+  *hi = sign * r_hi;
+  *lo = sign * r_lo;
+  if (as_long(x) < 0) {
+    *hi = -*hi;
+    *lo = -*lo;
+    quadrant = -quadrant;
+  }
+  return quadrant & 3;
+}
+
+static inline int reduce_d(double x, double* hi, double* lo) {
+  if (fabs(x) < 0x1.921fb54442d18p-1) {
+    *hi = x;
+    *lo = 0.0;
+    return 0;
+  }
+  return reduce_large_d(x, hi, lo);
+}
+
+static inline double sin_poly_d(double r, double lo) {
+  const double z = r * r;
+  double s = 0x1.952c77030ad4ap-49;
+  s = mad(s, z, -0x1.ae7f3e733b81fp-41);
+  s = mad(s, z, 0x1.6124613a86d09p-33);
+  s = mad(s, z, -0x1.ae64567f544e4p-26);
+  s = mad(s, z, 0x1.71de3a556c734p-19);
+  s = mad(s, z, -0x1.a01a01a01a01ap-13);
+  s = mad(s, z, 0x1.1111111111111p-7);
+  s = mad(s, z, -0x1.5555555555555p-3);
+  return r + mad(r * z, s, lo);
+}
+
+static inline double cos_poly_d(double r, double lo) {
+  const double z = r * r;
+  double c = -0x1.6827863b97d97p-53;
+  c = mad(c, z, 0x1.ae7f3e733b81fp-45);
+  c = mad(c, z, -0x1.93974a8c07c9dp-37);
+  c = mad(c, z, 0x1.1eed8eff8d898p-29);
+  c = mad(c, z, -0x1.27e4fb7789f5cp-22);
+  c = mad(c, z, 0x1.a01a01a01a01ap-16);
+  c = mad(c, z, -0x1.6c16c16c16c17p-10);
+  c = mad(c, z, 0x1.5555555555555p-5);
+  const double half_z = 0.5 * z;
+  const double w = 1.0 - half_z;
+  return w + (((1.0 - w) - half_z) + mad(z * z, c, -r * lo));
+}
+
+static inline double tan_poly_d(double r, double lo, int odd) {
+  const double z = r * r;
+  double t = 0x1.090d7f0e7cdbap-18;
+  t = mad(t, z, -0x1.46fee54eb56fdp-17);
+  t = mad(t, z, 0x1.47c6450c63687p-16);
+  t = mad(t, z, -0x1.5629f83918912p-17);
+  t = mad(t, z, 0x1.c6ce88efb7998p-16);
+  t = mad(t, z, 0x1.1c9dc42563c4dp-15);
+  t = mad(t, z, 0x1.9e442245f7eccp-14);
+  t = mad(t, z, 0x1.f4827866d91b9p-13);
+  t = mad(t, z, 0x1.35639716825dap-11);
+  t = mad(t, z, 0x1.7da2a66ef5c08p-10);
+  t = mad(t, z, 0x1.d6d3d9595bd98p-9);
+  t = mad(t, z, 0x1.226e353ec9d1p-7);
+  t = mad(t, z, 0x1.664f48834f964p-6);
+  t = mad(t, z, 0x1.ba1ba1ba1a515p-5);
+  t = mad(t, z, 0x1.111111111111bp-3);
+  t = mad(t, z, 0x1.5555555555555p-2);
+  const double tan_r = r + r * z * t;
+  const double result = tan_r + (1.0 + tan_r * tan_r) * lo;
+  return odd ? -1.0 / result : result;
+}
+
+static inline double sin_of_reduced_d(int quadrant, double hi, double lo) {
+  const double v = (quadrant & 1) ? cos_poly_d(hi, lo) : sin_poly_d(hi, lo);
+  return (quadrant & 2) ? -v : v;
+}
+static inline double cos_of_reduced_d(int quadrant, double hi, double lo) {
+  const double v = (quadrant & 1) ? sin_poly_d(hi, lo) : cos_poly_d(hi, lo);
+  return ((quadrant + 1) & 2) ? -v : v;
+}
+
+double VKCL_OVERLOAD sin(double x) {
+  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
+  if (fabs(x) < 0x1p-27) return x;
+  double hi, lo;
+  const int quadrant = reduce_d(x, &hi, &lo);
+  return sin_of_reduced_d(quadrant, hi, lo);
+}
+
+double VKCL_OVERLOAD cos(double x) {
+  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
+  double hi, lo;
+  const int quadrant = reduce_d(x, &hi, &lo);
+  return cos_of_reduced_d(quadrant, hi, lo);
+}
+
+double VKCL_OVERLOAD tan(double x) {
+  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
+  if (fabs(x) < 0x1p-28) return x;
+  double hi, lo;
+  const int quadrant = reduce_d(x, &hi, &lo);
+  return tan_poly_d(hi, lo, quadrant & 1);
+}
+
+double VKCL_OVERLOAD sincos(double x, __private double* cosval) {
+  if (!__vkcl_isfinite_d(x)) {
+    *cosval = __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
+    return *cosval;
+  }
+  double hi, lo;
+  const int quadrant = reduce_d(x, &hi, &lo);
+  *cosval = cos_of_reduced_d(quadrant, hi, lo);
+  if (fabs(x) < 0x1p-27) return x;
+  return sin_of_reduced_d(quadrant, hi, lo);
+}
+
+// x = n/2 + r exactly; pi * r as hi + lo; n mod 4. From 2^53 on every double is even.
+static inline int reduce_pi_d(double x, double* hi, double* lo) {
+  if (fabs(x) >= 0x1p53) {
+    *hi = *lo = 0.0;
+    return 0;
+  }
+  const double n = rint(2.0 * x);
+  const double r = x - 0.5 * n;
+  double error;
+  const double p = __vkcl_two_product_d(r, PI_HI_D, &error);
+  *hi = __vkcl_fast_two_sum_d(p, mad(r, PI_LO_D, error), lo);
+  return (int)((long)n & 3);
+}
+
+double VKCL_OVERLOAD sinpi(double x) {
+  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
+  double hi, lo;
+  const int quadrant = reduce_pi_d(x, &hi, &lo);
+  const double result = sin_of_reduced_d(quadrant, hi, lo);
+  return result == 0.0 ? copysign(0.0, x) : result;
+}
+
+double VKCL_OVERLOAD cospi(double x) {
+  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
+  double hi, lo;
+  const int quadrant = reduce_pi_d(x, &hi, &lo);
+  const double result = cos_of_reduced_d(quadrant, hi, lo);
+  return result == 0.0 ? 0.0 : result;
+}
+
+double VKCL_OVERLOAD tanpi(double x) {
+  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
+  double hi, lo;
+  const int quadrant = reduce_pi_d(x, &hi, &lo);
+  if (hi == 0.0) {
+    const int negate = (quadrant & 2) != 0;
+    const double zero = copysign(0.0, negate ? -x : x);
+    const double infinity = negate ? -as_double(VKCL_DOUBLE_INF) : as_double(VKCL_DOUBLE_INF);
+    return (quadrant & 1) ? infinity : zero;
+  }
+  return tan_poly_d(hi, lo, quadrant & 1);
+}
+
+VKCL_VECTORIZE_1(double, sin, double)
+VKCL_VECTORIZE_1(double, cos, double)
+VKCL_VECTORIZE_1(double, tan, double)
+VKCL_VECTORIZE_1(double, sinpi, double)
+VKCL_VECTORIZE_1(double, cospi, double)
+VKCL_VECTORIZE_1(double, tanpi, double)
+VKCL_VECTORIZE_OUT(double, sincos, double, double, __private)
+VKCL_FOR_EACH_OUT_SPACE(SINCOS_SPACE, double)
+
+#endif  // VKCL_FP64

@@ -207,3 +207,32 @@ float __vkcl_scale_f(float p, int n);
 float __vkcl_exp_scaled_f(float x, int k);
 float __vkcl_exp2_extended_f(float hi, float lo);
 float __vkcl_log2_extended_f(float x, float* lo);
+
+#ifdef VKCL_FP64
+// The same for double (Veltkamp's split by 2^27 + 1), for |a|, |b| < 2^900.
+static inline double __vkcl_two_product_d(double a, double b, double* error) {
+  const double product = a * b;
+  const double sa = a * 134217729.0, sb = b * 134217729.0;
+  const double ah = sa - (sa - a), al = a - ah;
+  const double bh = sb - (sb - b), bl = b - bh;
+  *error = ((ah * bh - product) + ah * bl + al * bh) + al * bl;
+  return product;
+}
+static inline double __vkcl_fast_two_sum_d(double a, double b, double* error) {
+  const double sum = a + b;
+  *error = b - (sum - a);
+  return sum;
+}
+static inline double __vkcl_two_sum_d(double a, double b, double* error) {
+  const double sum = a + b;
+  const double b_part = sum - a;
+  *error = (a - (sum - b_part)) + (b - b_part);
+  return sum;
+}
+
+double __vkcl_scale_d(double p, int n);
+double __vkcl_exp_scaled_d(double x, int k);
+double __vkcl_exp2_extended_d(double hi, double lo);
+double __vkcl_log_extended_d(double x, double* lo);
+double __vkcl_log2_extended_d(double x, double* lo);
+#endif

@@ -327,26 +327,43 @@ T minmag_reference(T x, T y) {
 }
 
 // sin(pi x), cos(pi x), tan(pi x) with OpenCL's exact values at integers
-// and half-integers; x mod 2 is exact.
+// and half-integers. x = n/2 + r exactly (n = rint(2x), |r| <= 1/4), so pi
+// times the small r keeps its relative precision.
+struct PiReduced {
+  int quadrant;  // n mod 4
+  ld r;
+};
+PiReduced reduce_pi(ld x) {
+  const ld n = std::nearbyint(2 * x);
+  const ld r = x - n / 2;
+  const long long q = (long long)std::fmod(std::fabs(n), 4.0L);
+  return {int(n < 0 ? (4 - q) % 4 : q), r};
+}
+constexpr ld kPi = 3.141592653589793238462643383279502884L;
 ld sinpi_reference(ld x) {
   if (!std::isfinite(x)) return NAN;
-  const ld r = std::fmod(x, 2.0L);
-  if (r == 0 || std::fabs(r) == 1) return std::copysign(0.0L, x);
-  return std::sin(3.141592653589793238462643383279502884L * r);
+  const auto [q, r] = reduce_pi(x);
+  if (r == 0 && q % 2 == 0) return std::copysign(0.0L, x);
+  const ld v = q % 2 ? std::cos(kPi * r) : std::sin(kPi * r);
+  return q >= 2 ? -v : v;
 }
 ld cospi_reference(ld x) {
   if (!std::isfinite(x)) return NAN;
-  const ld r = std::fmod(std::fabs(x), 2.0L);
-  if (r == 0.5L || r == 1.5L) return 0;
-  return std::cos(3.141592653589793238462643383279502884L * r);
+  const auto [q, r] = reduce_pi(x);
+  if (r == 0 && q % 2 == 1) return 0;
+  const ld v = q % 2 ? std::sin(kPi * r) : std::cos(kPi * r);
+  return (q == 1 || q == 2) ? -v : v;
 }
 ld tanpi_reference(ld x) {
   if (!std::isfinite(x)) return NAN;
-  const ld n = std::floor(x);
-  const bool odd = std::fmod(std::fabs(n), 2.0L) == 1;
-  if (x == n) return std::copysign(0.0L, odd ? -x : x);
-  if (x - n == 0.5L) return odd ? -INFINITY : INFINITY;
-  return std::tan(3.141592653589793238462643383279502884L * (x - std::nearbyint(x)));
+  const auto [q, r] = reduce_pi(x);
+  if (r == 0) {
+    if (q == 0) return std::copysign(0.0L, x);
+    if (q == 2) return std::copysign(0.0L, -x);
+    return q == 1 ? INFINITY : -INFINITY;
+  }
+  const ld t = std::tan(kPi * r);
+  return q % 2 ? -1 / t : t;
 }
 
 ld atan2pi_reference(ld y, ld x) {
@@ -553,8 +570,8 @@ std::vector<Function<T>> functions() {
     smoothstep.domain = "edge0 < edge1, all within +-1000";
     f.push_back(smoothstep);
   }
-  // Exponentials and logarithms: float only so far.
-  if constexpr (is_float) {
+  // Exponentials and logarithms.
+  {
     f.push_back(ulp1<T>("exp", 3, [](ld x) { return std::exp(x); }));
     f.push_back(ulp1<T>("exp2", 3, [](ld x) { return std::exp2(x); }));
     f.push_back(ulp1<T>("exp10", 3, [](ld x) { return std::pow(10.0L, x); }));
@@ -563,21 +580,23 @@ std::vector<Function<T>> functions() {
     f.push_back(ulp1<T>("log2", 3, [](ld x) { return std::log2(x); }));
     f.push_back(ulp1<T>("log10", 3, [](ld x) { return std::log10(x); }));
     f.push_back(ulp1<T>("log1p", 2, [](ld x) { return std::log1p(x); }));
-    f.push_back(ulp1<T>("half_log", 8192, [](ld x) { return std::log(x); }));
-    f.push_back(ulp1<T>("half_log2", 8192, [](ld x) { return std::log2(x); }));
-    f.push_back(ulp1<T>("half_log10", 8192, [](ld x) { return std::log10(x); }));
-    for (auto* fn : {&f[f.size() - 3], &f[f.size() - 2], &f[f.size() - 1]}) fn->vector = false;
+    if constexpr (is_float) {
+      f.push_back(ulp1<T>("half_log", 8192, [](ld x) { return std::log(x); }));
+      f.push_back(ulp1<T>("half_log2", 8192, [](ld x) { return std::log2(x); }));
+      f.push_back(ulp1<T>("half_log10", 8192, [](ld x) { return std::log10(x); }));
+      for (auto* fn : {&f[f.size() - 3], &f[f.size() - 2], &f[f.size() - 1]}) fn->vector = false;
+    }
     // Where the results are neither 0, 1 nor infinite.
     for (Function<T>& fn : f) {
-      if (fn.name == "exp" || fn.name == "expm1") fn.ranges = {{-104, 89}, {-2, 2}};
-      if (fn.name == "exp2") fn.ranges = {{-150, 128}, {-2, 2}};
-      if (fn.name == "exp10") fn.ranges = {{-46, 39}, {-1, 1}};
+      if (fn.name == "exp" || fn.name == "expm1") fn.ranges = {{is_float ? -104 : -745, is_float ? 89 : 709}, {-2, 2}};
+      if (fn.name == "exp2") fn.ranges = {{is_float ? -150 : -1075, is_float ? 128 : 1024}, {-2, 2}};
+      if (fn.name == "exp10") fn.ranges = {{is_float ? -46 : -324, is_float ? 39 : 308}, {-1, 1}};
       if (fn.name.find("log") != std::string::npos && fn.name != "logb") fn.ranges = {{0, 4}, {0.5, 2}, {0, 1e6}};
       if (fn.name == "log1p") fn.ranges = {{-1, 4}, {-0.5, 0.5}, {0, 1e6}};
     }
   }
-  // Trigonometric functions: float only so far.
-  if constexpr (is_float) {
+  // Trigonometric functions.
+  {
     f.push_back(ulp1<T>("sin", 4, [](ld x) { return std::sin(x); }));
     f.push_back(ulp1<T>("cos", 4, [](ld x) { return std::cos(x); }));
     f.push_back(ulp1<T>("tan", 5, [](ld x) { return std::tan(x); }));
@@ -591,6 +610,7 @@ std::vector<Function<T>> functions() {
     f.push_back(ulp1<T>("cospi", 4, cospi_reference));
     f.push_back(ulp1<T>("tanpi", 6, tanpi_reference));
     for (const char* name : {"half_sin", "half_cos", "half_tan"}) {
+      if (!is_float) break;
       const std::string full = std::string(name).substr(5);
       f.push_back(ulp1<T>(name, 8192, [full](ld x) {
         return full == "sin" ? std::sin(x) : full == "cos" ? std::cos(x) : std::tan(x);
@@ -605,12 +625,13 @@ std::vector<Function<T>> functions() {
       if (fn.name.find("sin") == std::string::npos && fn.name.find("cos") == std::string::npos &&
           fn.name.find("tan") == std::string::npos)
         continue;
-      if (fn.name.ends_with("pi")) fn.ranges = {{-4, 4}, {-0x1p23, 0x1p23}, {-0.5, 0.5}};
+      if (fn.name.ends_with("pi")) fn.ranges = {{-4, 4}, {is_float ? -0x1p23 : -0x1p52, is_float ? 0x1p23 : 0x1p52}, {-0.5, 0.5}};
       else fn.ranges = {{-10, 10}, {-1e4, 1e4}, {-1e30, 1e30}};
     }
   }
-  // Inverse trigonometric, hyperbolic, power and root functions: float only so far.
-  if constexpr (is_float) {
+  // Inverse trigonometric, hyperbolic, power and root functions (and, for
+  // float only so far, erf, erfc, tgamma, lgamma).
+  {
     constexpr ld pi = 3.141592653589793238462643383279502884L;
     f.push_back(ulp1<T>("asin", 4, [](ld x) { return std::asin(x); }));
     f.push_back(ulp1<T>("acos", 4, [](ld x) { return std::acos(x); }));
@@ -640,8 +661,10 @@ std::vector<Function<T>> functions() {
     f.push_back(two("hypot", 4, [](ld x, ld y) { return std::hypot(x, y); }));
     f.push_back(two("pow", 16, pow_reference));
     f.push_back(two("powr", 16, powr_reference));
-    f.push_back(two("half_powr", 8192, powr_reference));
-    f.back().vector = false;
+    if (is_float) {
+      f.push_back(two("half_powr", 8192, powr_reference));
+      f.back().vector = false;
+    }
     auto pown = two("pown", 16, [](ld x, ld n) { return pown_reference(x, (int)n); });
     pown.body = "r = pown(x, convert_I(y));";
     auto rootn = two("rootn", 16, [](ld x, ld n) { return rootn_reference(x, (int)n); });
@@ -654,31 +677,33 @@ std::vector<Function<T>> functions() {
     pown.domain = rootn.domain = "n = (int)y";
     f.push_back(pown);
     f.push_back(rootn);
-    f.push_back(ulp1<T>("erf", 16, [](ld x) { return std::erf(x); }));
-    f.push_back(ulp1<T>("erfc", 16, [](ld x) { return std::erfc(x); }));
-    f.push_back(ulp1<T>("tgamma", 16, [](ld x) { return std::tgamma(x); }));
-    // lgamma: implementation-defined precision; checked loosely (2^-16 relative or absolute).
-    Function<T> lgamma = ulp1<T>("lgamma", 0x1p-16, [](ld x) { return std::lgamma(x); });
-    lgamma.check = Check::Absolute;
-    lgamma.reference = [](ld x, ld, ld) { return std::lgamma(x); };
-    lgamma.domain = "|error| <= 2^-16 * max(1, |lgamma|)";
-    f.push_back(lgamma);
-    auto lgamma_r = lgamma;
-    lgamma_r.name = "lgamma_r";
-    lgamma_r.body = "r = lgamma_r(x, &k);";
-    lgamma_r.exact_int = [](T x, T, T) {
-      if (std::isnan(x) || x == 0 || (x < 0 && std::trunc(x) == x) || x == -INFINITY) return 0;
-      int sign = 1;
-      (void)::lgammal_r((ld)x, &sign);
-      return sign;
-    };
-    f.push_back(lgamma_r);
+    if (is_float) {
+      f.push_back(ulp1<T>("erf", 16, [](ld x) { return std::erf(x); }));
+      f.push_back(ulp1<T>("erfc", 16, [](ld x) { return std::erfc(x); }));
+      f.push_back(ulp1<T>("tgamma", 16, [](ld x) { return std::tgamma(x); }));
+      // lgamma: implementation-defined precision; checked loosely (2^-16 relative or absolute).
+      Function<T> lgamma = ulp1<T>("lgamma", 0x1p-16, [](ld x) { return std::lgamma(x); });
+      lgamma.check = Check::Absolute;
+      lgamma.reference = [](ld x, ld, ld) { return std::lgamma(x); };
+      lgamma.domain = "|error| <= 2^-16 * max(1, |lgamma|)";
+      f.push_back(lgamma);
+      auto lgamma_r = lgamma;
+      lgamma_r.name = "lgamma_r";
+      lgamma_r.body = "r = lgamma_r(x, &k);";
+      lgamma_r.exact_int = [](T x, T, T) {
+        if (std::isnan(x) || x == 0 || (x < 0 && std::trunc(x) == x) || x == -INFINITY) return 0;
+        int sign = 1;
+        (void)::lgammal_r((ld)x, &sign);
+        return sign;
+      };
+      f.push_back(lgamma_r);
+    }
     for (Function<T>& fn : f) {
       if (fn.name == "asin" || fn.name == "acos" || fn.name == "asinpi" || fn.name == "acospi" || fn.name == "atanh")
         fn.ranges = {{-1, 1}, {-0.01, 0.01}, {0.45, 0.55}};
       if (fn.name == "atan" || fn.name == "atanpi" || fn.name == "asinh" || fn.name == "tanh" || fn.name == "sinh" ||
           fn.name == "cosh")
-        fn.ranges = {{-3, 3}, {-100, 100}, {-0.6, 0.6}};
+        fn.ranges = {{-3, 3}, {-100, 100}, {-0.6, 0.6}, {is_float ? -90 : -710, is_float ? 90 : 710}};
       if (fn.name == "acosh") fn.ranges = {{1, 3}, {1, 1e5}};
       if (fn.name == "cbrt") fn.ranges = {{-10, 10}, {-1e30, 1e30}};
       if (fn.name == "atan2" || fn.name == "atan2pi" || fn.name == "hypot") fn.ranges = {{-10, 10}, {-1e10, 1e10}};
