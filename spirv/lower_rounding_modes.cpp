@@ -1,0 +1,197 @@
+// lower_rounding_modes: the rounding modes of OpenCL C conversions
+// (convert_<type>_rte/_rtz/_rtp/_rtn) as code, since Vulkan takes no
+// per-instruction rounding mode.
+//
+// SPIRV-LLVM-Translator decorates the conversion FPRoundingMode; Vulkan
+// drivers ignore the decoration (it is meant for 16-bit storage only), and
+// OpenCL C 3.0 §6.4.3.2 asks for the mode to be exact. Each decorated
+// conversion becomes:
+//   - float to integer: the operand rounded to an integer first (RoundEven,
+//     Ceil, Floor: exact), then converted; RTZ is what OpConvertFToS/FToU do.
+//   - integer to float, and float to a narrower float (double to float,
+//     float or double to half), with RTZ, RTP or RTN: the conversion as the
+//     device rounds it (correctly rounded, to one of the two neighbours of
+//     the exact value), converted back exactly (to the integer type, or the
+//     wider float type) and compared with the operand; where it lies on the
+//     wrong side, the result moves one ulp by adding +-1 to its bits (which
+//     also turns an infinity into the largest finite value and 0 into the
+//     smallest subnormal, as the modes ask). An integer result the integer
+//     type cannot hold (2^31 from INT_MAX) is above the operand by definition.
+//   - RTE on these, conversions that are exact (widening, integers that
+//     every value of fit in the float type), and integer-to-integer
+//     conversions: the decoration is only dropped. RTE is then the device's
+//     own rounding of conversions: correctly rounded, which every Vulkan
+//     driver vkcl knows does to nearest even.
+// Not guaranteed: where a device flushes subnormal float results to zero,
+// a narrowing to float with RTP/RTN near zero may give the smallest
+// subnormal instead of zero (OpenCL allows flushing only the former's inputs).
+// Runs after lower_saturating_conversions, which leaves the decoration on the
+// conversion of the clamped value. A FPRoundingMode on any other instruction
+// is an internal error.
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+#include "compile_error.h"
+#include "instruction_builder.h"
+#include "passes.h"
+
+namespace vkcl::spirv {
+namespace {
+
+using Mode = spv::FPRoundingMode;
+
+// Significand bits (with the leading one) and the largest finite value of the binary16/32/64 formats.
+int precision_of(uint32_t width) { return width == 16 ? 11 : width == 32 ? 24 : 53; }
+double max_finite(uint32_t width) {
+  const int emax = width == 16 ? 15 : width == 32 ? 127 : 1023;
+  return std::ldexp(2.0 - std::ldexp(1.0, 1 - precision_of(width)), emax);
+}
+
+uint64_t all_ones(uint32_t width) { return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1; }
+
+// `rounded` (a conversion's result, of float type) moved one ulp where
+// `wrong` holds: away from zero where `away` holds (when `away` is an id),
+// else away from zero when `always_away`, else toward zero.
+uint32_t step_one_ulp(InstructionBuilder& b, uint32_t rounded, uint32_t wrong, uint32_t away, bool always_away = false) {
+  const uint32_t type = b.type_of(rounded);
+  const Shape s = b.shape(type);
+  const uint32_t bits_type = b.int_type(s.width, s.count);
+  const uint32_t bits = b.op(Op::OpBitcast, bits_type, {rounded});
+  const uint32_t plus = b.constant(bits_type, 1), minus = b.constant(bits_type, all_ones(s.width));
+  const uint32_t step = away ? b.op(Op::OpSelect, bits_type, {away, plus, minus}) : always_away ? plus : minus;
+  const uint32_t stepped = b.op(Op::OpIAdd, bits_type, {bits, step});
+  return b.op(Op::OpBitcast, type, {b.op(Op::OpSelect, bits_type, {wrong, stepped, bits})});
+}
+
+// An integer-to-float conversion `conversion` (its result id left to the caller) under a directed mode.
+uint32_t directed_from_integer(InstructionBuilder& b, const Instruction& conversion, Mode mode) {
+  const uint32_t x = conversion.word(0);
+  const uint32_t int_type = b.type_of(x), float_type = conversion.type_id;
+  const Shape from = b.shape(int_type), to = b.shape(float_type);
+  const bool is_signed = conversion.opcode == Op::OpConvertSToF;
+  const uint32_t bools = b.bool_type(from.count);
+  const uint32_t rounded = b.op(conversion.opcode, float_type, {x});
+
+  // Where the rounded value is 2^(width-1) (signed) or 2^width, it does not
+  // convert back, and is above x.
+  const double limit = std::ldexp(1.0, is_signed ? int(from.width) - 1 : int(from.width));
+  const uint32_t limit_value = b.float_constant(float_type, limit <= max_finite(to.width) ? limit : INFINITY);
+  const uint32_t over = b.op(Op::OpFOrdGreaterThanEqual, bools, {rounded, limit_value});
+  const uint32_t in_range = b.op(Op::OpSelect, float_type, {over, b.float_constant(float_type, 0.0), rounded});
+  const uint32_t back = b.op(is_signed ? Op::OpConvertFToS : Op::OpConvertFToU, int_type, {in_range});
+  const uint32_t above = b.op(Op::OpLogicalOr, bools,
+                              {over, b.op(is_signed ? Op::OpSGreaterThan : Op::OpUGreaterThan, bools, {back, x})});
+  const uint32_t below = b.op(Op::OpLogicalAnd, bools,
+                              {b.op(Op::OpLogicalNot, bools, {over}),
+                               b.op(is_signed ? Op::OpSLessThan : Op::OpULessThan, bools, {back, x})});
+  // Unsigned x: never negative, so the steps have one direction.
+  const uint32_t negative = is_signed ? b.op(Op::OpSLessThan, bools, {x, b.constant(int_type, 0)}) : 0;
+  switch (mode) {
+    case Mode::RTZ:  // too far from zero: above a positive x, below a negative one
+      return step_one_ulp(b, rounded, negative ? b.op(Op::OpSelect, bools, {negative, below, above}) : above, 0);
+    case Mode::RTP:  // below x: up, which is away from zero for positive x
+      return step_one_ulp(b, rounded, below, negative ? b.op(Op::OpLogicalNot, bools, {negative}) : 0, true);
+    case Mode::RTN:  // above x: down, which is away from zero for negative x
+      return step_one_ulp(b, rounded, above, negative, false);
+    default:
+      throw CompileError("internal error: no directed rounding mode\n");
+  }
+}
+
+// A narrowing float-to-float conversion under a directed mode.
+uint32_t directed_narrowing(InstructionBuilder& b, const Instruction& conversion, Mode mode) {
+  const uint32_t x = conversion.word(0);
+  const uint32_t wide_type = b.type_of(x), narrow_type = conversion.type_id;
+  const uint32_t bools = b.bool_type(b.shape(wide_type).count);
+  const uint32_t rounded = b.op(Op::OpFConvert, narrow_type, {x});
+  const uint32_t back = b.op(Op::OpFConvert, wide_type, {rounded});  // exact
+  // Ordered comparisons: false for NaN, which stays as it is.
+  const uint32_t negative = b.op(Op::OpFOrdLessThan, bools, {x, b.float_constant(wide_type, 0.0)});
+  switch (mode) {
+    case Mode::RTZ: {
+      const uint32_t too_far = b.op(Op::OpFOrdGreaterThan, bools,
+                                    {b.glsl(GLSLstd450FAbs, wide_type, {back}), b.glsl(GLSLstd450FAbs, wide_type, {x})});
+      return step_one_ulp(b, rounded, too_far, 0);
+    }
+    case Mode::RTP:
+      return step_one_ulp(b, rounded, b.op(Op::OpFOrdLessThan, bools, {back, x}),
+                          b.op(Op::OpLogicalNot, bools, {negative}));
+    case Mode::RTN:
+      return step_one_ulp(b, rounded, b.op(Op::OpFOrdGreaterThan, bools, {back, x}), negative);
+    default:
+      throw CompileError("internal error: no directed rounding mode\n");
+  }
+}
+
+class LowerRoundingModes final : public Pass {
+ public:
+  std::string_view name() const override { return "lower_rounding_modes"; }
+
+  void run(Module& m, LoweringContext&) override {
+    std::unordered_map<uint32_t, Mode> modes;
+    for (const Instruction& a : m.annotations)
+      if (a.opcode == Op::OpDecorate && spv::Decoration(a.word(1)) == spv::Decoration::FPRoundingMode)
+        modes[a.word(0)] = Mode(a.word(2));
+    if (modes.empty()) return;
+
+    for (Function& f : m.functions) {
+      ValueTypes types = value_types(m, f);
+      std::vector<Instruction> code;
+      code.reserve(f.code.size());
+      InstructionBuilder b(m, types, code);
+      for (Instruction& i : f.code) {
+        auto found = i.result_id ? modes.find(i.result_id) : modes.end();
+        if (found == modes.end()) {
+          code.push_back(std::move(i));
+          continue;
+        }
+        const Mode mode = found->second;
+        switch (i.opcode) {
+          case Op::OpConvertFToS:
+          case Op::OpConvertFToU: {
+            const GLSLstd450 round = mode == Mode::RTE ? GLSLstd450RoundEven
+                                     : mode == Mode::RTP ? GLSLstd450Ceil
+                                     : mode == Mode::RTN ? GLSLstd450Floor
+                                                         : GLSLstd450Bad;
+            if (round != GLSLstd450Bad) i.words[0] = b.glsl(round, b.type_of(i.word(0)), {i.word(0)});
+            break;
+          }
+          case Op::OpConvertSToF:
+          case Op::OpConvertUToF: {
+            const uint32_t from = b.shape(b.type_of(i.word(0))).width, to = b.shape(i.type_id).width;
+            const uint32_t magnitude_bits = i.opcode == Op::OpConvertSToF ? from - 1 : from;
+            if (mode == Mode::RTE || magnitude_bits <= uint32_t(precision_of(to))) break;  // RTE, or exact
+            b.finish(directed_from_integer(b, i, mode), i.result_id);
+            continue;
+          }
+          case Op::OpFConvert: {
+            const uint32_t from = b.shape(b.type_of(i.word(0))).width, to = b.shape(i.type_id).width;
+            if (mode == Mode::RTE || to >= from) break;  // RTE, or exact
+            b.finish(directed_narrowing(b, i, mode), i.result_id);
+            continue;
+          }
+          case Op::OpSConvert:
+          case Op::OpUConvert:
+          case Op::OpSatConvertSToU:
+          case Op::OpSatConvertUToS:
+            break;  // integer to integer: nothing to round
+          default:
+            throw CompileError("internal error: FPRoundingMode on an instruction that is no conversion (%" +
+                               std::to_string(i.result_id) + ", opcode " + std::to_string(uint32_t(i.opcode)) + ")\n");
+        }
+        code.push_back(std::move(i));
+      }
+      f.code = std::move(code);
+    }
+    std::erase_if(m.annotations, [](const Instruction& a) {
+      return a.opcode == Op::OpDecorate && spv::Decoration(a.word(1)) == spv::Decoration::FPRoundingMode;
+    });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> make_lower_rounding_modes() { return std::make_unique<LowerRoundingModes>(); }
+
+}  // namespace vkcl::spirv
