@@ -45,6 +45,7 @@
 
 #include "check_barrier_divergence.h"
 #include "check_local_memory.h"
+#include "legalize_integer_widths.h"
 #include "legalize_vectors.h"
 #include "lower_memory_intrinsics.h"
 #include "source_locations.h"
@@ -603,6 +604,7 @@ LinkReport link_builtins(llvm::Module& module, std::string_view file_name, const
   remove_prefetches(module);
   lower_memory_intrinsics(module, file_name);
   legalize_vectors(module, file_name);
+  legalize_integer_widths(module, file_name);
   check_calls(module, file_name);
   check_kernel_arguments(module, file_name);
   report.static_local_memory = check_static_local_memory(module, file_name);
