@@ -15,8 +15,9 @@
 //     wider float type) and compared with the operand; where it lies on the
 //     wrong side, the result moves one ulp by adding +-1 to its bits (which
 //     also turns an infinity into the largest finite value and 0 into the
-//     smallest subnormal, as the modes ask). An integer result the integer
-//     type cannot hold (2^31 from INT_MAX) is above the operand by definition.
+//     smallest subnormal, as the modes ask). A result the integer type cannot
+//     hold (2^31 from INT_MAX, an infinity from an int beyond half's range)
+//     lies beyond the operand by definition.
 //   - RTE on these, conversions that are exact (widening, integers that
 //     every value of fit in the float type), and integer-to-integer
 //     conversions: the decoration is only dropped. RTE is then the device's
@@ -73,18 +74,27 @@ uint32_t directed_from_integer(InstructionBuilder& b, const Instruction& convers
   const uint32_t bools = b.bool_type(from.count);
   const uint32_t rounded = b.op(conversion.opcode, float_type, {x});
 
-  // Where the rounded value is 2^(width-1) (signed) or 2^width, it does not
-  // convert back, and is above x.
+  // Where the rounded value is 2^(width-1) (signed) or 2^width, or an
+  // infinity (half has no 2^16), it does not convert back, and is beyond x.
   const double limit = std::ldexp(1.0, is_signed ? int(from.width) - 1 : int(from.width));
-  const uint32_t limit_value = b.float_constant(float_type, limit <= max_finite(to.width) ? limit : INFINITY);
-  const uint32_t over = b.op(Op::OpFOrdGreaterThanEqual, bools, {rounded, limit_value});
-  const uint32_t in_range = b.op(Op::OpSelect, float_type, {over, b.float_constant(float_type, 0.0), rounded});
+  const bool limit_finite = limit <= max_finite(to.width);
+  const uint32_t limit_value = b.float_constant(float_type, limit_finite ? limit : max_finite(to.width));
+  const uint32_t over = b.op(limit_finite ? Op::OpFOrdGreaterThanEqual : Op::OpFOrdGreaterThan, bools,
+                             {rounded, limit_value});
+  // Below -2^(width-1) only where that is no finite value: at -infinity.
+  const uint32_t under = is_signed && !limit_finite
+                             ? b.op(Op::OpFOrdLessThan, bools, {rounded, b.float_constant(float_type, -max_finite(to.width))})
+                             : 0;
+  const uint32_t out_of_range = under ? b.op(Op::OpLogicalOr, bools, {over, under}) : over;
+  const uint32_t in_range = b.op(Op::OpSelect, float_type, {out_of_range, b.float_constant(float_type, 0.0), rounded});
   const uint32_t back = b.op(is_signed ? Op::OpConvertFToS : Op::OpConvertFToU, int_type, {in_range});
-  const uint32_t above = b.op(Op::OpLogicalOr, bools,
-                              {over, b.op(is_signed ? Op::OpSGreaterThan : Op::OpUGreaterThan, bools, {back, x})});
-  const uint32_t below = b.op(Op::OpLogicalAnd, bools,
-                              {b.op(Op::OpLogicalNot, bools, {over}),
-                               b.op(is_signed ? Op::OpSLessThan : Op::OpULessThan, bools, {back, x})});
+  const uint32_t in_range_test = b.op(Op::OpLogicalNot, bools, {out_of_range});
+  uint32_t above = b.op(Op::OpLogicalAnd, bools,
+                        {in_range_test, b.op(is_signed ? Op::OpSGreaterThan : Op::OpUGreaterThan, bools, {back, x})});
+  above = b.op(Op::OpLogicalOr, bools, {over, above});
+  uint32_t below = b.op(Op::OpLogicalAnd, bools,
+                        {in_range_test, b.op(is_signed ? Op::OpSLessThan : Op::OpULessThan, bools, {back, x})});
+  if (under) below = b.op(Op::OpLogicalOr, bools, {under, below});
   // Unsigned x: never negative, so the steps have one direction.
   const uint32_t negative = is_signed ? b.op(Op::OpSLessThan, bools, {x, b.constant(int_type, 0)}) : 0;
   switch (mode) {
