@@ -629,8 +629,7 @@ std::vector<Function<T>> functions() {
       else fn.ranges = {{-10, 10}, {-1e4, 1e4}, {-1e30, 1e30}};
     }
   }
-  // Inverse trigonometric, hyperbolic, power and root functions (and, for
-  // float only so far, erf, erfc, tgamma, lgamma).
+  // Inverse trigonometric, hyperbolic, power, root, error and gamma functions.
   {
     constexpr ld pi = 3.141592653589793238462643383279502884L;
     f.push_back(ulp1<T>("asin", 4, [](ld x) { return std::asin(x); }));
@@ -677,7 +676,7 @@ std::vector<Function<T>> functions() {
     pown.domain = rootn.domain = "n = (int)y";
     f.push_back(pown);
     f.push_back(rootn);
-    if (is_float) {
+    {
       f.push_back(ulp1<T>("erf", 16, [](ld x) { return std::erf(x); }));
       f.push_back(ulp1<T>("erfc", 16, [](ld x) { return std::erfc(x); }));
       f.push_back(ulp1<T>("tgamma", 16, [](ld x) { return std::tgamma(x); }));
@@ -709,8 +708,9 @@ std::vector<Function<T>> functions() {
       if (fn.name == "atan2" || fn.name == "atan2pi" || fn.name == "hypot") fn.ranges = {{-10, 10}, {-1e10, 1e10}};
       if (fn.name == "pow" || fn.name == "powr" || fn.name == "half_powr") fn.ranges = {{0, 4}, {-1, 1}, {0.9, 1.1}};
       if (fn.name == "pown" || fn.name == "rootn") fn.ranges = {{-4, 4}, {-40, 40}};
-      if (fn.name == "erf" || fn.name == "erfc") fn.ranges = {{-5, 5}, {-1.3, 1.3}, {-11, 11}};
-      if (fn.name == "tgamma" || fn.name.starts_with("lgamma")) fn.ranges = {{-5, 5}, {0, 36}, {-45, 0}};
+      if (fn.name == "erf" || fn.name == "erfc") fn.ranges = {{-5, 5}, {-1.3, 1.3}, {is_float ? -11 : -28, is_float ? 11 : 28}};
+      if (fn.name == "tgamma" || fn.name.starts_with("lgamma"))
+        fn.ranges = {{-5, 5}, {0, is_float ? 36 : 172}, {is_float ? -45 : -186, 0}};
     }
   }
   // Relational: 1/0 for scalars, -1/0 for vectors.
