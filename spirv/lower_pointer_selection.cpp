@@ -85,6 +85,10 @@ struct Part {
 struct Path {
   uint32_t root = 0;
   std::vector<uint32_t> indices;
+  // A pointer to a whole array variable that was merged into `root`: its
+  // elements start at the last index, and the pointer itself has no access
+  // chain (its type is not the merged one's); only access chains may use it.
+  bool view = false;
 };
 
 class LowerPointerSelection final : public Pass {
@@ -102,7 +106,7 @@ class LowerPointerSelection final : public Pass {
     std::map<uint32_t, Part> parts = merge_roots(m, roots);
     if (!parts.empty())
       for (Function& f : m.functions) move_uses_to_merged(m, f, parts);
-    for (Function* f : functions) rewrite_selections(m, *f);
+    for (Function* f : functions) rewrite_selections(m, *f, parts);
   }
 
  private:
@@ -348,6 +352,7 @@ class LowerPointerSelection final : public Pass {
         if (!i.is_id[w]) continue;
         auto part = parts.find(i.words[w]);
         if (part == parts.end()) continue;
+        if (part->second.is_array && is_selection(m, i)) continue;  // a view: rewrite_selections
         if (part->second.is_array)
           throw CompileError(std::string("error: ") + kChosenAtRunTime + " into the array '" + m.name_of(part->first) +
                              "', which is also used as a whole, is not supported");
@@ -412,14 +417,47 @@ class LowerPointerSelection final : public Pass {
   // ---------------------------------------------------------------------------
   // Phis and selects of pointers become phis and selects of indices.
 
-  static void rewrite_selections(Module& m, Function& f) {
+  static void rewrite_selections(Module& m, Function& f, const std::map<uint32_t, Part>& parts) {
     ValueTypes types = value_types(m, f);
     std::unordered_map<uint32_t, Path> paths;
     auto path_of = [&](uint32_t id) -> const Path* {
       if (auto it = paths.find(id); it != paths.end()) return &it->second;
       if (is_variable(m, f, id)) return &(paths[id] = Path{id, {}});
+      if (auto part = parts.find(id); part != parts.end() && part->second.is_array)
+        return &(paths[id] = Path{part->second.merged, {part->second.offset}, true});
       return nullptr;
     };
+    // The shape of every pointer first (root, number of indices, view, and
+    // the constant indices): a phi may come before all of its choices.
+    std::unordered_map<uint32_t, Path> shapes;
+    auto shape_of = [&](uint32_t id) -> const Path* {
+      if (auto it = shapes.find(id); it != shapes.end()) return &it->second;
+      if (const Path* p = path_of(id)) return p;
+      return nullptr;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Instruction& i : f.code) {
+        if (!i.result_id || shapes.count(i.result_id)) continue;
+        const Path* shape = nullptr;
+        if (is_chain(i.opcode) || i.opcode == Op::OpCopyObject) {
+          if (const Path* base = shape_of(i.word(0))) {
+            shapes[i.result_id] = i.opcode == Op::OpCopyObject ? *base : extend_shape(m, *base, i);
+            changed = true;
+          }
+          continue;
+        }
+        if (!is_selection(m, i)) continue;
+        for (uint32_t choice : choices(i))
+          if ((shape = shape_of(choice))) break;
+        if (shape) {
+          shapes[i.result_id] = *shape;
+          changed = true;
+        }
+      }
+    }
+    const uint32_t index_type = m.type_int(32);  // of index phis and selects
+
     // Pointer phis: the index phis made for them, filled once every path is known.
     struct PendingPhi {
       uint32_t pointer = 0;
@@ -441,6 +479,10 @@ class LowerPointerSelection final : public Pass {
       if (is_chain(i.opcode)) {
         if (const Path* base = path_of(i.word(0))) {
           Path path = extend(m, *base, i, types, code);
+          if (path.view) {  // still the whole array: no pointer of its own
+            paths[i.result_id] = std::move(path);
+            continue;
+          }
           Instruction folded(Op::OpAccessChain, i.type_id, i.result_id);
           folded.id(path.root);
           for (uint32_t index : path.indices) folded.id(index);
@@ -455,18 +497,21 @@ class LowerPointerSelection final : public Pass {
         continue;
       }
       const uint32_t result = i.result_id;
-      // The shape comes from a choice already seen (a phi's entry edge, both of a select's).
-      const Path* known = nullptr;
+      auto found = shapes.find(result);
+      if (found == shapes.end())
+        throw CompileError(std::string("internal error: ") + kChosenAtRunTime + " without a known choice");
+      const Path* known = &found->second;
+      Path path{known->root, {}, known->view};
       for (uint32_t choice : choices(i))
-        if ((known = path_of(choice))) break;
-      if (known == nullptr) throw CompileError(std::string("internal error: ") + kChosenAtRunTime + " without a known choice");
-      Path path{known->root, {}};
+        if (const Path* p = shape_of(choice); p && p->view != known->view)
+          throw CompileError(std::string("error: ") + kChosenAtRunTime +
+                             " between whole arrays and their elements is not supported");
       const std::vector<uint32_t> struct_positions = struct_index_positions(m, known->root, known->indices);
       if (i.opcode == Op::OpSelect) {
         const Path* a = path_of(i.word(1));
         const Path* b = path_of(i.word(2));
         for (size_t j = 0; j < known->indices.size(); ++j) {
-          const uint32_t type = types.at(known->indices[j]);
+          const uint32_t type = index_type;
           const uint32_t x = a ? index_at(m, f, *a, *known, j, type, types, code) : undefined(m, type);
           const uint32_t y = b ? index_at(m, f, *b, *known, j, type, types, code) : undefined(m, type);
           if (x == y) {
@@ -480,15 +525,17 @@ class LowerPointerSelection final : public Pass {
             path.indices.push_back(selected);
           }
         }
-        Instruction rebuilt(Op::OpAccessChain, i.type_id, i.result_id);
-        rebuilt.id(path.root);
-        for (uint32_t index : path.indices) rebuilt.id(index);
-        code.push_back(std::move(rebuilt));
+        if (!path.view) {
+          Instruction rebuilt(Op::OpAccessChain, i.type_id, i.result_id);
+          rebuilt.id(path.root);
+          for (uint32_t index : path.indices) rebuilt.id(index);
+          code.push_back(std::move(rebuilt));
+        }
       } else {
         PendingPhi phi;
         phi.pointer = i.result_id;
         for (size_t j = 0; j < known->indices.size(); ++j) {
-          const uint32_t type = types.at(known->indices[j]);
+          const uint32_t type = index_type;
           phi.index_types.push_back(type);
           if (std::ranges::count(struct_positions, j)) {
             phi.index_phis.push_back(0);
@@ -503,10 +550,12 @@ class LowerPointerSelection final : public Pass {
           code.push_back(Instruction(Op::OpPhi, type, id));
           path.indices.push_back(id);
         }
-        Instruction rebuilt(Op::OpAccessChain, i.type_id, i.result_id);
-        rebuilt.id(path.root);
-        for (uint32_t index : path.indices) rebuilt.id(index);
-        after_phis.push_back(std::move(rebuilt));
+        if (!path.view) {
+          Instruction rebuilt(Op::OpAccessChain, i.type_id, i.result_id);
+          rebuilt.id(path.root);
+          for (uint32_t index : path.indices) rebuilt.id(index);
+          after_phis.push_back(std::move(rebuilt));
+        }
         phi.original = std::move(i);
         pending.push_back(std::move(phi));
       }
@@ -553,6 +602,13 @@ class LowerPointerSelection final : public Pass {
       }
       code = std::move(placed);
     }
+    // A view has no pointer: anything but an access chain on it is unsupported.
+    for (const Instruction& i : code)
+      for (size_t w = 0; w < i.words.size(); ++w)
+        if (i.is_id[w] && !(is_chain(i.opcode) && w == 0))
+          if (auto it = paths.find(i.words[w]); it != paths.end() && it->second.view)
+            throw CompileError(std::string("error: ") + kChosenAtRunTime +
+                               " between whole arrays, used other than to index them, is not supported");
     f.code = std::move(code);
   }
 
@@ -617,6 +673,22 @@ class LowerPointerSelection final : public Pass {
     return id;
   }
 
+  // The shape of `chain` on a pointer of shape `base`: like extend, with 0
+  // for indices known only at run time.
+  static Path extend_shape(const Module& m, const Path& base, const Instruction& chain) {
+    Path shape = base;
+    auto tail = chain.words.begin() + (has_element(chain.opcode) ? 2 : 1);
+    if (has_element(chain.opcode) && m.constant_value(chain.word(1)) != 0u && !shape.indices.empty())
+      shape.indices.back() = 0;
+    if (shape.view && tail != chain.words.end()) {
+      shape.indices.back() = 0;
+      ++tail;
+      shape.view = false;
+    }
+    shape.indices.insert(shape.indices.end(), tail, chain.words.end());
+    return shape;
+  }
+
   // `base` extended by access chain `chain` (its element added to the last index).
   static Path extend(Module& m, const Path& base, const Instruction& chain, ValueTypes& types,
                      std::vector<Instruction>& code) {
@@ -625,6 +697,8 @@ class LowerPointerSelection final : public Pass {
     if (has_element(chain.opcode)) {
       first_tail = 2;
       const uint32_t element = chain.word(1);
+      if (base.view && m.constant_value(element) != 0u)
+        throw CompileError("error: pointer arithmetic past a whole __local or __private variable is not supported");
       if (m.constant_value(element) != 0u) {
         if (path.indices.empty())
           throw CompileError("error: pointer arithmetic past a whole __local or __private variable is not supported");
@@ -636,7 +710,19 @@ class LowerPointerSelection final : public Pass {
         path.indices.back() = sum;
       }
     }
-    path.indices.insert(path.indices.end(), chain.words.begin() + ptrdiff_t(first_tail), chain.words.end());
+    auto tail = chain.words.begin() + ptrdiff_t(first_tail);
+    if (base.view && tail != chain.words.end()) {
+      // The first index picks the element: it moves the view's offset.
+      const uint32_t index = *tail++;
+      const uint32_t type = types.at(index);
+      const uint32_t sum = m.new_id();
+      code.push_back(
+          std::move(Instruction(Op::OpIAdd, type, sum).id(convert(m, path.indices.back(), type, types, code)).id(index)));
+      types[sum] = type;
+      path.indices.back() = sum;
+      path.view = false;
+    }
+    path.indices.insert(path.indices.end(), tail, chain.words.end());
     return path;
   }
 };

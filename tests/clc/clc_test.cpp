@@ -536,4 +536,32 @@ TEST_F(ClcTest, CompilesExampleToVulkanSpirvAndReflection) {
   }
 }
 
+TEST_F(ClcTest, KernelScopeLocalMemoryIsInTheReflection) {
+  // Each kernel counts the __local arrays it uses (through helpers too), at
+  // every optimization level; the host adds its __local arguments at enqueue.
+  write("l.cl",
+        "void fill(local float* tile, global float* p) { tile[get_local_id(0)] = p[get_global_id(0)]; }\n"
+        "kernel void two(global float* p) {\n"
+        "  local float a[256];\n"
+        "  local int b[100];\n"
+        "  fill(a, p);\n"
+        "  b[get_local_id(0)] = 1;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  p[get_global_id(0)] = a[3] + b[5];\n"
+        "}\n"
+        "kernel void none(global float* p) { p[0] = 1.0f; }\n");
+  for (const char* options : {"", "-O0"}) {
+    ClcRun run = clc(std::string(options) + " l.cl");
+    ASSERT_EQ(run.exit_code, 0) << options << ": " << run.err;
+    const std::string reflection = read("l.spv.reflection");
+    const size_t two = reflection.find("kernel two\n"), none = reflection.find("kernel none\n");
+    ASSERT_NE(two, std::string::npos) << reflection;
+    ASSERT_NE(none, std::string::npos) << reflection;
+    EXPECT_EQ(reflection.find("static_local_memory 1424\n", two), reflection.find("static_local_memory", two))
+        << options << ": " << reflection;
+    EXPECT_EQ(reflection.find("static_local_memory 0\n", none), reflection.find("static_local_memory", none))
+        << options << ": " << reflection;
+  }
+}
+
 }  // namespace

@@ -168,6 +168,120 @@ TEST(Language, PrivateArraysChosenAtRunTime) {
   EXPECT_EQ(output.read<int32_t>(n), want);
 }
 
+// Harder choices: a __local argument and a kernel-scope array with pointer
+// arithmetic on the choice, arrays of structs chosen whole, __local scalars.
+constexpr const char* kPointerEdgeSource = R"CL(
+__kernel void arithmetic_on_choice(__global int* out, __local int* la, int n) {
+  __local int kb[32];
+  const int l = get_local_id(0);
+  la[l] = l;
+  kb[l] = 100 + l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local int* p = la;
+  int sum = 0;
+  for (int s = 0; s < n; ++s) {
+    sum += p[l & 7];
+    p = (s & 1) ? la + 1 : kb + 2;
+  }
+  out[get_global_id(0)] = sum + p[3];
+}
+
+typedef struct { int x; int y[4]; } P;
+__kernel void struct_arrays(__global int* out, __global const int* in) {
+  const int g = get_global_id(0), c = in[g], i = in[g + 64];
+  P a[4], b[4];
+  for (int q = 0; q < 4; ++q) {
+    a[q].x = q;
+    b[q].x = -q;
+    for (int r = 0; r < 4; ++r) {
+      a[q].y[r] = q * r + c;
+      b[q].y[r] = q + r;
+    }
+  }
+  P* p = c ? &a[i & 3] : &b[(i + 1) & 3];
+  int* y = c > 5 ? &p->y[1] : &p->y[2];
+  out[g] = p->x + y[i & 1];
+}
+
+__kernel void local_scalars(__global int* out, int c) {
+  __local int x, y;
+  if (get_local_id(0) == 0) {
+    x = 11;
+    y = 22;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local int* p = (get_local_id(0) & c) ? &x : &y;
+  out[get_global_id(0)] = *p;
+}
+)CL";
+
+TEST(Language, PointerChoicesWithArithmeticStructsAndScalars) {
+  {
+    constexpr uint32_t local = 32, n_steps = 5;
+    Buffer out(test::device(), local * 4);
+    Kernel k = program(kPointerEdgeSource).kernel("arithmetic_on_choice");
+    k.set_arg("out", out);
+    k.set_local_arg("la", local * 4);
+    k.set_arg("n", int32_t(n_steps));
+    run(k, local, local);
+    std::vector<int32_t> got = out.read<int32_t>(local);
+    for (int32_t l = 0; l < int32_t(local); ++l) {
+      std::vector<int32_t> la(local), kb(local);
+      for (int32_t j = 0; j < int32_t(local); ++j) {
+        la[j] = j;
+        kb[j] = 100 + j;
+      }
+      const int32_t* p = la.data();
+      int32_t sum = 0;
+      for (uint32_t s = 0; s < n_steps; ++s) {
+        sum += p[l & 7];
+        p = (s & 1) ? la.data() + 1 : kb.data() + 2;
+      }
+      EXPECT_EQ(got[l], sum + p[3]) << l;
+    }
+  }
+  {
+    constexpr uint32_t n = 64;
+    std::vector<int32_t> in(n * 2);
+    for (uint32_t g = 0; g < n; ++g) {
+      in[g] = int32_t(g % 9);
+      in[g + n] = int32_t(g * 5);
+    }
+    Buffer input = buffer_of(in), out(test::device(), n * 4);
+    Kernel k = program(kPointerEdgeSource).kernel("struct_arrays");
+    k.set_arg("out", out);
+    k.set_arg("in", input);
+    run(k, n, 16);
+    std::vector<int32_t> got = out.read<int32_t>(n);
+    for (uint32_t g = 0; g < n; ++g) {
+      const int32_t c = in[g], i = in[g + n];
+      struct Q {
+        int32_t x, y[4];
+      } a[4], b[4];
+      for (int q = 0; q < 4; ++q) {
+        a[q].x = q;
+        b[q].x = -q;
+        for (int r = 0; r < 4; ++r) {
+          a[q].y[r] = q * r + c;
+          b[q].y[r] = q + r;
+        }
+      }
+      Q* p = c ? &a[i & 3] : &b[(i + 1) & 3];
+      int32_t* y = c > 5 ? &p->y[1] : &p->y[2];
+      EXPECT_EQ(got[g], p->x + y[i & 1]) << g;
+    }
+  }
+  {
+    Buffer out(test::device(), 64 * 4);
+    Kernel k = program(kPointerEdgeSource).kernel("local_scalars");
+    k.set_arg("out", out);
+    k.set_arg("c", int32_t(2));
+    run(k, 64, 64);
+    std::vector<int32_t> got = out.read<int32_t>(64);
+    for (uint32_t l = 0; l < 64; ++l) EXPECT_EQ(got[l], (l & 2) ? 11 : 22) << l;
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Program-scope __constant arrays and initialized private arrays
 
@@ -494,6 +608,49 @@ __kernel void local_vectors(__global const uchar* in, __global uchar* out, __glo
   vstore8(acc[l & 1] + acc[(l + 1) & 1], get_global_id(0), lout);
 }
 )CL";
+
+constexpr const char* kVectorEdgeSource = R"CL(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+// A char16 argument, long16 and double8 arithmetic, bitcasts between widths,
+// and a private array of float16 indexed at run time.
+__kernel void mixed(__global double* out, __global long* lout, char16 c, int i, int j) {
+  long16 w = convert_long16(c) * (long16)(1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12, 13, -14, 15, -16);
+  double8 v = convert_double8(w.lo) * 0.5 + convert_double8(w.hi);
+  vstore8(v, 0, out);
+  char16 b = as_char16(w.s01) + c;
+  vstore16(convert_long16(b), 0, lout);
+  float16 arr[4];
+  for (int q = 0; q < 4; ++q) arr[q] = (float16)(q * 100) + (float16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  arr[j & 3].s3 = -7.0f;
+  out[8] = arr[i & 3][j & 15];
+  out[9] = arr[j & 3][3];
+}
+)CL";
+
+TEST(Language, WideVectorArgumentsBitcastsAndPrivateArrays) {
+  if (!test::device().features().shader_float64) GTEST_SKIP() << "the device lacks float64";
+  std::array<int8_t, 16> c;
+  for (int k = 0; k < 16; ++k) c[k] = int8_t(k * 9 - 70);
+  Buffer out(test::device(), 10 * 8), lout(test::device(), 16 * 8);
+  Kernel k = program(kVectorEdgeSource).kernel("mixed");
+  k.set_arg("out", out);
+  k.set_arg("lout", lout);
+  k.set_arg("c", c);
+  k.set_arg("i", int32_t(6));
+  k.set_arg("j", int32_t(19));
+  run(k, 1, 1);
+  std::vector<double> got = out.read<double>(10);
+  std::vector<int64_t> lgot = lout.read<int64_t>(16);
+  int64_t w[16];
+  for (int q = 0; q < 16; ++q) w[q] = int64_t(c[q]) * ((q % 2 == 0) ? (q + 1) : -(q + 1));
+  for (int q = 0; q < 8; ++q) EXPECT_EQ(got[q], double(w[q]) * 0.5 + double(w[q + 8])) << q;
+  int8_t bytes[16];
+  std::memcpy(bytes, w, 16);  // as_char16(w.s01): little-endian bytes of w[0], w[1]
+  for (int q = 0; q < 16; ++q) EXPECT_EQ(lgot[q], int64_t(int8_t(bytes[q] + c[q]))) << q;
+  // arr[2] is 200 + k, arr[3].s3 is -7: arr[6 & 3][19 & 15] = arr[2][3], arr[3][3].
+  EXPECT_EQ(got[8], 203.0);
+  EXPECT_EQ(got[9], -7.0);
+}
 
 TEST(Language, SixteenComponentFloatVectors) {
   constexpr uint32_t groups = 4, local = 8, n = groups * local;

@@ -171,8 +171,12 @@ class LongVectorSplitter {
       return result;
     }
     llvm::IRBuilder<> at(b.GetInsertBlock(), b.GetInsertPoint());
-    if (auto* argument = llvm::dyn_cast<llvm::Argument>(value))
-      at.SetInsertPoint(&*argument->getParent()->getEntryBlock().getFirstInsertionPt());
+    if (auto* argument = llvm::dyn_cast<llvm::Argument>(value)) {
+      // After the entry block's allocas, which must stay first (they become OpVariable).
+      llvm::BasicBlock::iterator first = argument->getParent()->getEntryBlock().getFirstInsertionPt();
+      while (llvm::isa<llvm::AllocaInst>(*first)) ++first;
+      at.SetInsertPoint(&*first);
+    }
     for (unsigned i = 0; i < vector->getNumElements(); ++i) result.push_back(at.CreateExtractElement(value, uint64_t(i)));
     return result;
   }
