@@ -2,10 +2,10 @@
 // (convert_<type>_rte/_rtz/_rtp/_rtn) as code, since Vulkan takes no
 // per-instruction rounding mode.
 //
-// SPIRV-LLVM-Translator decorates the conversion FPRoundingMode; Vulkan
-// drivers ignore the decoration (it is meant for 16-bit storage only), and
-// OpenCL C 3.0 §6.4.3.2 asks for the mode to be exact. Each decorated
-// conversion becomes:
+// SPIRV-LLVM-Translator decorates the conversion FPRoundingMode, which
+// Vulkan allows only on conversions to 16-bit floats that 16-bit storage
+// writes (strip_kernel_decorations drops it), while OpenCL C 3.0 §6.4.3.2
+// asks for the mode to be exact. Each decorated conversion becomes:
 //   - float to integer: the operand rounded to an integer first (RoundEven,
 //     Ceil, Floor: exact), then converted; RTZ is what OpConvertFToS/FToU do.
 //   - integer to float, and float to a narrower float (double to float,
@@ -21,11 +21,12 @@
 //   - RTE on these, conversions that are exact (widening, integers that
 //     every value of fit in the float type), and integer-to-integer
 //     conversions: the decoration is only dropped. RTE is then the device's
-//     own rounding of conversions: correctly rounded, which every Vulkan
-//     driver vkcl knows does to nearest even.
-// Not guaranteed: where a device flushes subnormal float results to zero,
-// a narrowing to float with RTP/RTN near zero may give the smallest
-// subnormal instead of zero (OpenCL allows flushing only the former's inputs).
+//     own rounding of conversions, as it is for conversions without a mode:
+//     to nearest even on lavapipe (Vulkan also allows toward zero; a device
+//     that does that would need RTE lowered here too).
+// Not guaranteed: on a device that flushes subnormal float results to zero
+// (lavapipe keeps them), a narrowing with RTP or RTN whose exact result is
+// subnormal may give the smallest subnormal instead of that result or zero.
 // Runs after lower_saturating_conversions, which leaves the decoration on the
 // conversion of the clamped value. A FPRoundingMode on any other instruction
 // is an internal error.

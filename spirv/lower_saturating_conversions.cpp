@@ -3,11 +3,11 @@
 //
 // SPIRV-LLVM-Translator emits convert_<type>_sat as OpSatConvertSToU and
 // OpSatConvertUToS (Kernel capability only) when the signedness changes, and
-// as OpSConvert, OpUConvert, OpConvertFToS or OpConvertFToU decorated
-// SaturatedConversion (a decoration Vulkan drivers ignore) otherwise. Each
-// becomes what OpenCL C 3.0 §6.4.3.3 asks: the value clamped to the
-// destination type's range, and NaN converted to 0. Integer sources are
-// clamped by comparisons in the source type, then truncated or extended;
+// otherwise as OpSConvert, OpUConvert, OpConvertFToS or OpConvertFToU
+// decorated SaturatedConversion (Kernel only too: strip_kernel_decorations
+// drops it). Each becomes what OpenCL C 3.0 §6.4.3.3 asks: the value clamped
+// to the destination type's range, and NaN converted to 0. Integer sources
+// are clamped by comparisons in the source type, then truncated or extended;
 // floating-point sources are clamped to the nearest values of their own type
 // inside the destination's range (exact: integer bounds commute with every
 // rounding mode), converted, and values beyond a bound the source type cannot
