@@ -49,6 +49,7 @@
 #include "legalize_vectors.h"
 #include "lower_memory_intrinsics.h"
 #include "source_locations.h"
+#include "unroll_barrier_loops.h"
 #include "vkcl/builtins_bitcode.h"
 
 namespace vkcl {
@@ -278,6 +279,8 @@ std::string optimize(llvm::Module& module, bool full_optimization, std::string_v
   llvm::TargetLibraryInfoImpl library_info(llvm::Triple(module.getTargetTriple()));
   library_info.disableAllFunctions();
   function_analyses.registerPass([&] { return llvm::TargetLibraryAnalysis(library_info); });
+  // Loops with barriers fully unrolled up to a GPU-sized threshold.
+  register_barrier_loop_unrolling(function_analyses);
 
   builder.registerModuleAnalyses(module_analyses);
   builder.registerCGSCCAnalyses(cgscc_analyses);
