@@ -7,8 +7,8 @@
 // promises for these pointers. The vectors of 8 and 16 components that
 // vload8/vload16 build are split by clc before translation
 // (tools/clc/legalize_vectors.h), like every other such vector.
-// Not here yet: vload_half, vstore_half and vloada_half (a call is a compile
-// error naming it).
+// The half conversions (vload_half, vstore_half, vloada_half, ...) are in
+// vload_store_half.cl.
 
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

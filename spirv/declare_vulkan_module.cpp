@@ -8,8 +8,18 @@
 // the extensions SPIR-V 1.3 needs for them, so one module is valid for
 // Vulkan 1.1 (with those extensions) and for Vulkan 1.2 and later; and lists
 // each entry point's Input variables as its interface.
+//
+// A module that computes no half value (a kernel that takes `__global half*`
+// and reads and writes the bits as ushort, as vload_half and vstore_half do,
+// builtins/vload_store_half.cl) gets ushort for its half type: the same bits,
+// and no Float16 capability, which needs shaderFloat16 (spirv-val asks for it,
+// or for StoragePushConstant16, even for a push constant holding a pointer to
+// half). Half storage then runs where 16-bit storage does.
 #include <algorithm>
 #include <functional>
+#include <initializer_list>
+#include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "passes.h"
@@ -41,6 +51,7 @@ class DeclareVulkanModule final : public Pass {
     std::erase_if(m.capabilities, [](const Instruction& c) { return kernel_only(Capability(c.word(0))); });
     m.extensions.clear();
     m.add_capability(Capability::Shader);
+    if (!computes_half_values(m)) store_halves_as_ushort(m);
     if (features.shader_buffer_int64_atomics || features.shader_shared_int64_atomics)
       m.add_capability(Capability::Int64Atomics);
 
@@ -84,6 +95,113 @@ class DeclareVulkanModule final : public Pass {
     if (width == 8) { m.add_capability(Capability::Int8); features.shader_int8 = true; }
     if (width == 16) { m.add_capability(Capability::Int16); features.shader_int16 = true; }
     if (width == 64) { m.add_capability(Capability::Int64); features.shader_int64 = true; }
+  }
+
+  // Whether a 16-bit float is a value anywhere: the result of an instruction
+  // (a load, a conversion, a bitcast), a constant, a parameter or a result.
+  static bool computes_half_values(const Module& m) {
+    std::unordered_set<uint32_t> half_types;  // 16-bit floats and the types built on them
+    for (const Instruction& g : m.globals) {
+      switch (g.opcode) {
+        case Op::OpTypeFloat:
+          if (g.word(0) == 16) half_types.insert(g.result_id);
+          break;
+        case Op::OpTypeVector: case Op::OpTypeArray: case Op::OpTypeRuntimeArray:
+          if (half_types.count(g.word(0))) half_types.insert(g.result_id);
+          break;
+        case Op::OpTypeStruct:
+          if (std::ranges::any_of(g.words, [&](uint32_t member) { return half_types.count(member) > 0; }))
+            half_types.insert(g.result_id);
+          break;
+        case Op::OpTypeFunction:
+          if (std::ranges::any_of(g.words, [&](uint32_t type) { return half_types.count(type) > 0; })) return true;
+          break;
+        default:
+          if (g.type_id != 0 && half_types.count(g.type_id)) return true;  // a constant or an undefined value
+          break;
+      }
+    }
+    if (half_types.empty()) return false;
+    for (const Function& f : m.functions) {
+      // A half only moved between memory and an integer of its size is bits,
+      // not a value: a load whose every use is a bitcast to a non-half type,
+      // and a bitcast of a non-half value whose every use stores it
+      // (tools/clc/retype_punned_accesses makes these of ushort accesses to
+      // __local and __private half memory).
+      std::unordered_map<uint32_t, std::vector<const Instruction*>> users;
+      for (const Instruction& i : f.code)
+        for (size_t w = 0; w < i.words.size(); ++w)
+          if (i.is_id[w]) users[i.words[w]].push_back(&i);
+      const ValueTypes types = value_types(m, f);
+      auto is_half = [&](uint32_t value) {
+        auto type = types.find(value);
+        return type != types.end() && half_types.count(type->second) > 0;
+      };
+      for (const Instruction& i : f.code) {
+        if (i.type_id == 0 || !half_types.count(i.type_id)) continue;
+        const std::vector<const Instruction*>& uses = users[i.result_id];
+        if (i.opcode == Op::OpLoad && std::ranges::all_of(uses, [&](const Instruction* use) {
+              return use->opcode == Op::OpBitcast && !half_types.count(use->type_id);
+            }))
+          continue;
+        if (i.opcode == Op::OpBitcast && !is_half(i.word(0)) && std::ranges::all_of(uses, [&](const Instruction* use) {
+              return use->opcode == Op::OpStore && use->word(1) == i.result_id && use->word(0) != i.result_id;
+            }))
+          continue;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Makes the 16-bit float type the 16-bit integer type (only memory holds
+  // it, so only its name changes): one of the two declarations stays, the
+  // earlier, so that it still precedes every use, and so does one of each
+  // pair of vector types that become alike, which SPIR-V must not repeat.
+  static void store_halves_as_ushort(Module& m) {
+    auto position = [&](Op opcode, std::initializer_list<uint32_t> operands) -> std::optional<size_t> {
+      for (size_t p = 0; p < m.globals.size(); ++p)
+        if (m.globals[p].opcode == opcode && std::ranges::equal(m.globals[p].words, operands)) return p;
+      return std::nullopt;
+    };
+    const std::optional<size_t> half = position(Op::OpTypeFloat, {16});
+    if (!half) return;
+    const std::optional<size_t> ushort = position(Op::OpTypeInt, {16, 0});
+    merge_types(m, *half, ushort, std::move(Instruction(Op::OpTypeInt, 0, 0).literal(16).literal(0)));
+    for (size_t p = 0; p < m.globals.size(); ++p) {
+      const Instruction& vector = m.globals[p];
+      if (vector.opcode != Op::OpTypeVector) continue;
+      for (size_t q = p + 1; q < m.globals.size(); ++q)
+        if (m.globals[q].opcode == Op::OpTypeVector && m.globals[q].words == vector.words) {
+          merge_types(m, q, p, Instruction(vector));
+          break;  // at most one vector of ushort of each size came from half
+        }
+    }
+    // The bitcasts between half and ushort now cast a type to itself.
+    for (Function& f : m.functions) {
+      const ValueTypes types = value_types(m, f);
+      for (Instruction& i : f.code) {
+        if (i.opcode != Op::OpBitcast) continue;
+        auto operand = types.find(i.word(0));
+        if (operand != types.end() && operand->second == i.type_id) i.opcode = Op::OpCopyObject;
+      }
+    }
+  }
+
+  // Of the type declared at `a` and the one at `b` (when there is one), the
+  // earlier stays as `as`, the later's uses move to it and it goes.
+  static void merge_types(Module& m, size_t a, std::optional<size_t> b, Instruction as) {
+    if (!b) {
+      as.result_id = m.globals[a].result_id;
+      m.globals[a] = std::move(as);
+      return;
+    }
+    const size_t kept = std::min(a, *b), gone = std::max(a, *b);
+    const uint32_t kept_id = m.globals[kept].result_id, gone_id = m.globals[gone].result_id;
+    as.result_id = kept_id;
+    m.globals[kept] = std::move(as);
+    m.globals.erase(m.globals.begin() + ptrdiff_t(gone));
+    m.replace_all_uses(gone_id, kept_id);
   }
 
   // 8- and 16-bit types in global memory need StorageBuffer8BitAccess /

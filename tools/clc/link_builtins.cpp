@@ -48,6 +48,7 @@
 #include "legalize_integer_widths.h"
 #include "legalize_vectors.h"
 #include "lower_memory_intrinsics.h"
+#include "retype_punned_accesses.h"
 #include "source_locations.h"
 #include "unroll_barrier_loops.h"
 #include "vkcl/builtins_bitcode.h"
@@ -608,6 +609,7 @@ LinkReport link_builtins(llvm::Module& module, std::string_view file_name, const
   lower_memory_intrinsics(module, file_name);
   legalize_vectors(module, file_name);
   legalize_integer_widths(module, file_name);
+  retype_punned_accesses(module);
   check_calls(module, file_name);
   check_kernel_arguments(module, file_name);
   report.static_local_memory = check_static_local_memory(module, file_name);
