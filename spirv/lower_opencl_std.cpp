@@ -14,7 +14,9 @@
 // implementation (native_*) or allows 8192 ulp (half_exp, half_sqrt, ...).
 // Any other OpenCL.std instruction is a compile error naming the builtin:
 // builtins/ should have defined it, and no Vulkan driver has to accept
-// OpenCL.std.
+// OpenCL.std. clc asks the same question (lower_opencl_std.h) before
+// translation, so that the error names the call's file:line:col; this
+// pass's own error, without a location, is for calls it did not foresee.
 //
 // Also rewritten, wherever they come from: OpBitCount and OpBitReverse on
 // 8-, 16- and 64-bit integers (Vulkan takes 32-bit ones only,
@@ -35,6 +37,7 @@
 #include <string>
 
 #include "compile_error.h"
+#include "lower_opencl_std.h"
 #include "passes.h"
 
 namespace vkcl::spirv {
@@ -128,6 +131,26 @@ std::optional<GLSLstd450> direct_glsl(uint32_t opcode) {
     case cl::Native_tan: return GLSLstd450Tan;
     case cl::Native_powr: return GLSLstd450Pow;
     default: return std::nullopt;
+  }
+}
+
+// Whether lower_extended rewrites `opcode` on `element`.
+bool has_vulkan_lowering(uint32_t opcode, const OpenCLStdElement& element) {
+  const bool is_float = element.kind == OpenCLStdElement::Kind::kFloat;
+  // rsqrt: InverseSqrt is 2 ulp in Vulkan, as OpenCL asks, for float only
+  // (double precision is only "at least that of single precision").
+  if (opcode == cl::Rsqrt) return is_float && element.width == 32;
+  if (direct_glsl(opcode)) return true;
+  switch (opcode) {
+    case cl::Copysign: case cl::UAbs: case cl::Clz: case cl::Ctz: case cl::Popcount: case cl::UMul_hi:
+    case cl::SMul_hi: case cl::Rotate: case cl::Select: case cl::Bitselect: case cl::Native_divide:
+    case cl::Half_divide:
+      return true;
+    case cl::Native_recip: case cl::Half_recip: case cl::Native_exp10: case cl::Half_exp10: case cl::Native_log10:
+      // float_constant makes float and double constants only.
+      return is_float && (element.width == 32 || element.width == 64);
+    default:
+      return false;
   }
 }
 
@@ -497,10 +520,16 @@ class LowerOpenCLStd final : public Pass {
     std::vector<uint32_t> args(i.words.begin() + 2, i.words.end());
     auto arg = [&](size_t n) { return args.at(n); };
     const uint32_t type = i.type_id;
-    // rsqrt: InverseSqrt is 2 ulp in Vulkan, as OpenCL asks, for float only
-    // (double precision is only "at least that of single precision").
-    if (opcode == cl::Rsqrt && b.shape(type).kind == Op::OpTypeFloat && b.shape(type).width == 32)
-      return b.finish(b.glsl(GLSLstd450InverseSqrt, type, args), i.result_id);
+    const Shape shape = b.shape(type);
+    OpenCLStdElement element;
+    element.kind = shape.kind == Op::OpTypeFloat ? OpenCLStdElement::Kind::kFloat
+                   : shape.kind == Op::OpTypeInt ? OpenCLStdElement::Kind::kInteger
+                                                 : OpenCLStdElement::Kind::kNone;
+    element.width = shape.width;
+    element.components = shape.count;
+    if (std::string problem = opencl_std_lowering_problem(opcode, element); !problem.empty())
+      throw CompileError("error: " + problem + "\n");
+    if (opcode == cl::Rsqrt) return b.finish(b.glsl(GLSLstd450InverseSqrt, type, args), i.result_id);
     if (std::optional<GLSLstd450> glsl = direct_glsl(opcode)) {
       b.finish(b.glsl(*glsl, type, args), i.result_id);
       return;
@@ -530,19 +559,31 @@ class LowerOpenCLStd final : public Pass {
       }
       default: break;
     }
-    const Shape s = b.shape(type);
-    const std::string element = s.kind == Op::OpTypeFloat ? (s.width == 64 ? "double" : s.width == 16 ? "half" : "float")
-                                                          : (s.kind == Op::OpTypeInt ? std::to_string(s.width) + "-bit integer" : "");
-    throw CompileError("error: the OpenCL C builtin '" + builtin_name(opcode) + "'" +
-                       (element.empty() ? std::string() : " on " + element + (s.count > 1 ? " vectors" : "")) +
-                       " is not supported: vkcl's builtin library does not define it, and OpenCL.std " +
-                       opencl_std_name(opcode) + " has no Vulkan lowering that meets OpenCL's precision "
-                       "(builtins/LOWERING.md)\n");
+    throw CompileError("internal error: lower_opencl_std claims OpenCL.std " + opencl_std_name(opcode) +
+                       " but has no rewrite for it");
   }
 };
 
 }  // namespace
 
 std::unique_ptr<Pass> make_lower_opencl_std() { return std::make_unique<LowerOpenCLStd>(); }
+
+std::optional<uint32_t> opencl_std_opcode(std::string_view name) {
+  for (const OpenCLStdName& entry : kOpenCLStdNames)
+    if (name == entry.name) return entry.opcode;
+  return std::nullopt;
+}
+
+std::string opencl_std_lowering_problem(uint32_t opcode, const OpenCLStdElement& element) {
+  if (has_vulkan_lowering(opcode, element)) return {};
+  using Kind = OpenCLStdElement::Kind;
+  const std::string type = element.kind == Kind::kFloat
+                               ? (element.width == 64 ? "double" : element.width == 16 ? "half" : "float")
+                               : (element.kind == Kind::kInteger ? std::to_string(element.width) + "-bit integer" : "");
+  return "the OpenCL C builtin '" + builtin_name(opcode) + "'" +
+         (type.empty() ? std::string() : " on " + type + (element.components > 1 ? " vectors" : "")) +
+         " is not supported: vkcl's builtin library does not define it, and OpenCL.std " + opencl_std_name(opcode) +
+         " has no Vulkan lowering that meets OpenCL's precision (builtins/LOWERING.md)";
+}
 
 }  // namespace vkcl::spirv

@@ -48,6 +48,7 @@
 #include "legalize_integer_widths.h"
 #include "legalize_vectors.h"
 #include "lower_memory_intrinsics.h"
+#include "opencl_std_calls.h"
 #include "retype_punned_accesses.h"
 #include "source_locations.h"
 #include "unroll_barrier_loops.h"
@@ -578,7 +579,11 @@ void check_calls(llvm::Module& module, std::string_view file_name) {
         }
         continue;
       }
-      if (std::string problem = unresolved_call_problem(callee->getName()); !problem.empty())
+      std::string problem = unresolved_call_problem(callee->getName());
+      // A builtin the translator makes an OpenCL.std instruction of, which
+      // spirv/lower_opencl_std would reject where no location is left.
+      if (problem.empty()) problem = opencl_std_call_problem(*call);
+      if (!problem.empty())
         call_diagnostics.error(location_of(instruction, file_name), problem, inlining_notes(instruction, file_name));
     }
   }
