@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "barrier_inspection.h"
+#include "vulkan_environment.h"
 #include "compiler.h"
 #include "module.h"
 #include "pass.h"
@@ -514,58 +515,6 @@ Expectation expected_for(const Case& c) {
   Atomic a{c.function->opcode, scope, {semantics(ordering(o, kind))}};
   if (kind == Kind::CompareExchange) a.semantics.push_back(semantics(ordering(fo, Kind::Load)));
   return {"", {a}};
-}
-
-// ---------------------------------------------------------------------------
-// Vulkan environment rules every module must keep, whatever the oracle says.
-
-std::string semantics_problem(uint32_t semantics, MemoryModel model) {
-  const uint32_t ordering = semantics & (kAcquire | kRelease | kAcquireRelease);
-  const uint32_t storage = semantics & (kUniformMemory | kWorkgroupMemory | kImageMemory | kOutputMemory);
-  if (semantics & kSequentiallyConsistent) return "SequentiallyConsistent";
-  if (semantics & kCrossWorkgroupMemory) return "CrossWorkgroupMemory";
-  if (std::popcount(ordering) > 1) return "more than one of Acquire, Release, AcquireRelease";
-  if (ordering && !storage) return "an ordering without a storage-class bit";
-  if (storage && !ordering) return "a storage-class bit without an ordering";
-  if ((semantics & kMakeAvailable) && !(ordering & (kRelease | kAcquireRelease)))
-    return "MakeAvailable without Release or AcquireRelease";
-  if ((semantics & kMakeVisible) && !(ordering & (kAcquire | kAcquireRelease)))
-    return "MakeVisible without Acquire or AcquireRelease";
-  if (model == MemoryModel::GLSL450 && (semantics & (kMakeAvailable | kMakeVisible)))
-    return "MakeAvailable/MakeVisible under the GLSL450 memory model";
-  return "";
-}
-
-std::string validation_errors(std::span<const uint32_t> words, spv_target_env env) {
-  spvtools::SpirvTools tools(env);
-  std::string errors;
-  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* message) {
-    errors += std::string(message) + "\n";
-  });
-  if (tools.Validate(words.data(), words.size(), spvtools::ValidatorOptions())) return "";
-  return errors.empty() ? "invalid" : errors;
-}
-
-std::vector<std::string> vulkan_environment_violations(std::span<const uint32_t> words, MemoryModel model) {
-  std::vector<std::string> problems;
-  for (auto [env, name] : {std::pair{SPV_ENV_VULKAN_1_1, "1.1"}, {SPV_ENV_VULKAN_1_2, "1.2"}, {SPV_ENV_VULKAN_1_3, "1.3"}})
-    if (std::string errors = validation_errors(words, env); !errors.empty())
-      problems.push_back(std::string("spirv-val for Vulkan ") + name + ": " + errors);
-  const SynchronizationOperands operands = synchronization_operands_in(words);
-  for (uint32_t semantics : operands.semantics)
-    if (std::string problem = semantics_problem(semantics, model); !problem.empty())
-      problems.push_back("memory semantics " + describe_semantics(semantics) + ": " + problem);
-  const spirv::Module module = spirv::Module::parse(words);
-  auto uses = [&](uint32_t scope) {
-    return std::find(operands.memory_scopes.begin(), operands.memory_scopes.end(), scope) != operands.memory_scopes.end();
-  };
-  if (uses(kSubgroup) && !module.has_capability(spv::Capability::GroupNonUniform))
-    problems.push_back("Subgroup scope without OpCapability GroupNonUniform");
-  if (model == MemoryModel::Vulkan && uses(kDevice) && !module.has_capability(spv::Capability::VulkanMemoryModelDeviceScope))
-    problems.push_back("Device memory scope without OpCapability VulkanMemoryModelDeviceScope");
-  if (model == MemoryModel::GLSL450 && uses(kQueueFamily))
-    problems.push_back("QueueFamily scope under the GLSL450 memory model");
-  return problems;
 }
 
 // ---------------------------------------------------------------------------
