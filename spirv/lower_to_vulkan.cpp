@@ -3,6 +3,7 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
+#include "check_kernel_module.h"
 #include "check_memory_semantics.h"
 #include "compile_error.h"
 #include "passes.h"
@@ -59,6 +60,7 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& words) {
 
 VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const LoweringOptions& options) {
   spirv::Module module = spirv::Module::parse(kernel_module);
+  spirv::check_kernel_module(module);  // malformed input is an error, not a crash in a pass
   spirv::LoweringContext context;
   context.options = options;
 
@@ -77,7 +79,13 @@ VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const Lowe
       spirv::make_lower_long_vectors(),       spirv::make_forbid_fp_contraction(),
       spirv::make_declare_vulkan_module(),
   };
-  for (auto& pass : passes) pass->run(module, context);
+  try {
+    for (auto& pass : passes) pass->run(module, context);
+  } catch (const CompileError&) {
+    throw;
+  } catch (const std::exception& error) {  // a lookup out of range in a pass: a bug, reported as one
+    throw CompileError(std::string("internal error: the lowering failed: ") + error.what() + "\n");
+  }
 
   VulkanModule result;
   result.words = module.serialize();
