@@ -36,6 +36,7 @@ bool kernel_only(Capability c) {
     case Capability::Int8: case Capability::Int16: case Capability::Int64: case Capability::Float16:
     case Capability::Float64:  // re-derived below from the types that remain
     case Capability::Int64Atomics:  // re-derived below from the features map_memory_semantics found
+    case Capability::SubgroupDispatch:  // declared for the SubgroupSize mode, which rewrite_entry_points moved to the reflection
       return true;
     default:
       return false;

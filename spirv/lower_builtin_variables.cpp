@@ -26,7 +26,9 @@
 // builtins declare GroupNonUniform and the subgroup_basic feature. They assume
 // what Vulkan does not promise but NVIDIA and lavapipe do: sub-group i holds
 // the work-items with LocalInvocationIndex i * SubgroupSize up to the next
-// multiple, so only the last sub-group is partial.
+// multiple, so only the last sub-group is partial. A kernel with
+// intel_reqd_sub_group_size(N) reads the same builtins: the host creates its
+// pipeline with requiredSubgroupSize = N, which makes SubgroupSize N.
 // Values are computed in 32 bits; the host refuses ND-ranges that do not fit.
 #include <algorithm>
 #include <map>

@@ -140,6 +140,7 @@ std::string serialize(const ModuleReflection& reflection) {
     out << "reqd_work_group_size " << k.required_work_group_size[0] << ' ' << k.required_work_group_size[1] << ' '
         << k.required_work_group_size[2] << '\n';
     out << "static_local_memory " << k.static_local_memory << '\n';
+    if (k.required_sub_group_size) out << "reqd_sub_group_size " << k.required_sub_group_size << '\n';
     for (const NDRangeSlot& slot : k.ndrange) out << "ndrange " << to_string(slot.field) << ' ' << slot.offset << '\n';
     for (const KernelArg& a : k.args) {
       out << "arg " << a.index << ' ' << (a.name.empty() ? "-" : a.name) << ' ' << to_string(a.kind) << ' ';
@@ -196,6 +197,10 @@ ModuleReflection parse_reflection(std::string_view text) {
     } else if (key == "static_local_memory") {
       p.expect_fields(2);
       kernel->static_local_memory = p.number(1);
+    } else if (key == "reqd_sub_group_size") {
+      p.expect_fields(2);
+      kernel->required_sub_group_size = p.number(1);
+      if (kernel->required_sub_group_size == 0) p.fail("reqd_sub_group_size must not be 0 (leave the line out)");
     } else if (key == "ndrange") {
       p.expect_fields(3);
       auto field = value_of(kNDRangeFieldNames, p.word(1));

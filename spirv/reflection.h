@@ -55,6 +55,9 @@ struct KernelReflection {
   std::vector<NDRangeSlot> ndrange;
   std::array<uint32_t, 3> required_work_group_size{0, 0, 0};  // all 0 when not given
   uint32_t static_local_memory = 0;                           // bytes of kernel-scope __local arrays
+  // intel_reqd_sub_group_size(N): the SubgroupSize the pipeline must be
+  // created with (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo); 0 when not given.
+  uint32_t required_sub_group_size = 0;
 
   const KernelArg* find_arg(std::string_view arg_name) const;
   std::optional<uint32_t> ndrange_offset(NDRangeField field) const;
@@ -109,6 +112,7 @@ struct ModuleReflection {
 //   push_constant_size <bytes>
 //   reqd_work_group_size <x> <y> <z>
 //   static_local_memory <bytes>
+//   reqd_sub_group_size <n>             only when the kernel has intel_reqd_sub_group_size(n)
 //   ndrange <field> <offset>
 //   arg <index> <name|-> global_pointer|constant_pointer|scalar <offset> <size>
 //   arg <index> <name|-> local_pointer <spec_id> <element_size>

@@ -5,7 +5,9 @@
 // itself the GLCompute entry point and deletes the wrapper; the body keeps
 // its parameters, which lower_kernel_arguments removes. It records each
 // kernel in the reflection, with its reqd_work_group_size (the Kernel
-// LocalSize mode), and declares the module's WorkgroupSize builtin as a
+// LocalSize mode) and intel_reqd_sub_group_size (the SubgroupSize mode, which
+// Vulkan SPIR-V does not have: the host asks for the size at pipeline
+// creation instead), and declares the module's WorkgroupSize builtin as a
 // spec-constant composite (spec ids 0, 1, 2) so the host picks the local
 // size per pipeline. Interfaces are filled in by declare_vulkan_module.
 #include <algorithm>
@@ -43,9 +45,13 @@ class RewriteEntryPoints final : public Pass {
       kernel.reflection_index = context.reflection.kernels.size();
       KernelReflection& reflection = context.reflection.kernels.emplace_back();
       reflection.name = name;
-      for (const Instruction& mode : m.execution_modes)
-        if (mode.word(0) == wrapper && spv::ExecutionMode(mode.word(1)) == spv::ExecutionMode::LocalSize)
+      for (const Instruction& mode : m.execution_modes) {
+        if (mode.word(0) != wrapper) continue;
+        if (spv::ExecutionMode(mode.word(1)) == spv::ExecutionMode::LocalSize)
           reflection.required_work_group_size = {mode.word(2), mode.word(3), mode.word(4)};
+        if (spv::ExecutionMode(mode.word(1)) == spv::ExecutionMode::SubgroupSize)
+          reflection.required_sub_group_size = mode.word(2);
+      }
 
       entry_points.push_back(std::move(
           Instruction(Op::OpEntryPoint, 0, 0).literal(uint32_t(spv::ExecutionModel::GLCompute)).id(body).string(name)));

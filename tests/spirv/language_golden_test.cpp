@@ -287,7 +287,22 @@ INSTANTIATE_TEST_SUITE_P(
                 R"(OpGroupNonUniformBitwiseOr %ulong %uint_3 ClusteredReduce %\w+ %uint_4)",
                 R"(OpGroupNonUniformAllEqual %bool %uint_3)", R"(OpGroupNonUniformBallot %v4uint %uint_3)"},
                {},
-               {"feature subgroup_shuffle_relative", "feature subgroup_clustered", "feature subgroup_extended_types"}}),
+               {"feature subgroup_shuffle_relative", "feature subgroup_clustered", "feature subgroup_extended_types"}},
+        // intel_reqd_sub_group_size: the translator's SubgroupSize mode (and its
+        // SubgroupDispatch capability) has no Vulkan counterpart; the size goes
+        // to the reflection, and the host requires it at pipeline creation.
+        Golden{"IntelRequiredSubGroupSize",
+               R"(__kernel __attribute__((intel_reqd_sub_group_size(16))) void k(__global uint* out) {
+                    out[get_global_id(0)] = get_max_sub_group_size() + get_sub_group_size();
+                  })",
+               {R"(OpExecutionMode %k LocalSize 1 1 1)", R"(OpDecorate %\w+ BuiltIn SubgroupSize)"},
+               {"SubgroupDispatch", R"(OpExecutionMode %k SubgroupSize)", R"(OpExecutionMode %k SubgroupsPerWorkgroup)"},
+               {"static_local_memory 0\nreqd_sub_group_size 16", "feature subgroup_basic"}},
+        Golden{"NoRequiredSubGroupSize",
+               R"(__kernel void k(__global uint* out) { out[get_global_id(0)] = get_max_sub_group_size(); })",
+               {R"(OpDecorate %\w+ BuiltIn SubgroupSize)"},
+               {"SubgroupDispatch"},
+               {"static_local_memory 0\nndrange enqueued_local_size 16"}}),
     [](const ::testing::TestParamInfo<Golden>& info) { return std::string(info.param.name); });
 
 // ---------------------------------------------------------------------------

@@ -37,6 +37,18 @@ TEST(Reflection, RoundTripsThroughText) {
   EXPECT_FALSE(parsed.features.subgroup_basic);
 }
 
+TEST(Reflection, RequiredSubGroupSizeIsALineOnlyWhenGiven) {
+  ModuleReflection r = sample();
+  EXPECT_EQ(serialize(r).find("reqd_sub_group_size"), std::string::npos) << serialize(r);
+  EXPECT_EQ(parse_reflection(serialize(r)).kernels[0].required_sub_group_size, 0u);
+  r.kernels[0].required_sub_group_size = 16;
+  const std::string text = serialize(r);
+  EXPECT_NE(text.find("static_local_memory 0\nreqd_sub_group_size 16\n"), std::string::npos) << text;
+  ModuleReflection parsed = parse_reflection(text);
+  EXPECT_EQ(parsed.kernels[0].required_sub_group_size, 16u);
+  EXPECT_EQ(serialize(parsed), text);
+}
+
 void expect_parse_error(const std::string& text, const std::string& fragment) {
   try {
     parse_reflection(text);
@@ -55,6 +67,9 @@ TEST(Reflection, RejectsMalformedTextNamingTheLine) {
   expect_parse_error("vkcl-reflection 1\nfeature warp_drive\n", "unknown feature");
   expect_parse_error("vkcl-reflection 1\nkernel k\narg 1 x scalar 0 4\nend\n", "in order");
   expect_parse_error("vkcl-reflection 1\nkernel k\narg 0 x local_pointer 3 0\nend\n", "element size");
+  expect_parse_error("vkcl-reflection 1\nkernel k\nreqd_sub_group_size 0\nend\n", "line 3: reqd_sub_group_size must not be 0");
+  expect_parse_error("vkcl-reflection 1\nkernel k\nreqd_sub_group_size 8 8\nend\n", "line 3: expected 2 fields");
+  expect_parse_error("vkcl-reflection 1\nreqd_sub_group_size 8\n", "outside a kernel");
 }
 
 }  // namespace
