@@ -106,6 +106,7 @@ Candidate inspect(VkPhysicalDevice physical, uint32_t instance_version) {
     }
     FeatureSet features(physical, api);
     info.features = features.supported();
+    info.subgroup_size_control = features.subgroup_size_control();
   }
 
   VkPhysicalDeviceMemoryProperties memory;
@@ -227,6 +228,7 @@ std::shared_ptr<DeviceState> create_device(const DeviceOptions& options) {
 
   FeatureSet features(state->physical, state->api_version);
   state->features = without(features.supported(), options.withheld_features);
+  state->subgroup_size_control = features.subgroup_size_control();
   for (const char* e : features.extensions())
     if (std::strcmp(e, VK_KHR_SPIRV_1_4_EXTENSION_NAME) == 0) state->spirv_1_4 = true;
 
@@ -431,6 +433,17 @@ std::string DeviceInfo::describe() const {
                                                                       {VkSubgroupFeatureFlagBits(0x200), "rotate"},
                                                                       {VkSubgroupFeatureFlagBits(0x400), "rotate_clustered"}}) +
           "\n";
+  const SubgroupSizeControl& control = subgroup_size_control;
+  text += "  sub-group size control: ";
+  if (!control.supported)
+    text += "none (neither Vulkan 1.3 nor VK_EXT_subgroup_size_control)\n";
+  else
+    text += std::string(control.feature ? "" : "no subgroupSizeControl feature; ") + "sizes " +
+            std::to_string(control.min_size) + ".." + std::to_string(control.max_size) + " required in stages " +
+            flag_names<VkShaderStageFlagBits>(control.required_size_stages, {{VK_SHADER_STAGE_COMPUTE_BIT, "compute"},
+                                                                             {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
+                                                                             {VK_SHADER_STAGE_VERTEX_BIT, "vertex"}}) +
+            "; up to " + std::to_string(control.max_compute_workgroup_subgroups) + " sub-groups per work-group\n";
   text += "  work-groups: size up to " + triple(max_work_group_size) + ", " + std::to_string(max_work_group_invocations) +
           " invocations; count up to " + triple(max_work_group_count) + "\n";
   text += "  shared memory: " + bytes_text(max_shared_memory) + "; push constants: " + bytes_text(max_push_constants) + "\n";
@@ -461,6 +474,18 @@ std::string DeviceInfo::describe() const {
   for (auto name : missing_features(features, ModuleFeatures{})) names += (names.empty() ? "" : " ") + std::string(name);
   text += "  vkcl features: " + (names.empty() ? std::string("none") : names) + "\n";
   return text;
+}
+
+std::string SubgroupSizeControl::refusal(uint32_t size) const {
+  if (!supported) return "the device cannot require a sub-group size (it has neither Vulkan 1.3 nor VK_EXT_subgroup_size_control)";
+  if (!feature) return "the device lacks the subgroupSizeControl feature";
+  if (!(required_size_stages & VK_SHADER_STAGE_COMPUTE_BIT))
+    return "the device cannot require a sub-group size in compute shaders (requiredSubgroupSizeStages lacks compute)";
+  const bool power_of_two = size && (size & (size - 1)) == 0;
+  if (!power_of_two || size < min_size || size > max_size)
+    return "the device's sub-group sizes are " + std::to_string(min_size) + ".." + std::to_string(max_size) +
+           (power_of_two ? "" : ", and Vulkan requires a power of two");
+  return {};
 }
 
 Device::Device(std::shared_ptr<detail::DeviceState> state) : state_(std::move(state)) {}

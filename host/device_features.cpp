@@ -52,11 +52,29 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
                              VK_KHR_SPIRV_1_4_EXTENSION_NAME})
       if (has_extension(name)) extensions_.push_back(name);
   }
+  // Required sub-group sizes (intel_reqd_sub_group_size): core in 1.3, else
+  // the extension, enabled wherever it is offered as the ones above are.
+  size_control_.supported =
+      api_version >= VK_API_VERSION_1_3 || has_extension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  if (size_control_.supported) {
+    if (api_version < VK_API_VERSION_1_3) extensions_.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    link(subgroup_size_control_);
+  }
   vkGetPhysicalDeviceFeatures2(physical, &features2_);
 
-  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceSubgroupSizeControlProperties size_control{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+                                              size_control_.supported ? &size_control : nullptr};
   VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
   vkGetPhysicalDeviceProperties2(physical, &properties2);
+  if (size_control_.supported) {
+    size_control_.feature = subgroup_size_control_.subgroupSizeControl;
+    size_control_.min_size = size_control.minSubgroupSize;
+    size_control_.max_size = size_control.maxSubgroupSize;
+    size_control_.max_compute_workgroup_subgroups = size_control.maxComputeWorkgroupSubgroups;
+    size_control_.required_size_stages = size_control.requiredSubgroupSizeStages;
+  }
 
   const VkPhysicalDeviceFeatures& f = features2_.features;
   ModuleFeatures& s = supported_;
@@ -139,7 +157,10 @@ const VkPhysicalDeviceFeatures2* FeatureSet::enable_chain() {
     v12.shaderSharedInt64Atomics = v12_.shaderSharedInt64Atomics;
     v12.shaderSubgroupExtendedTypes = v12_.shaderSubgroupExtendedTypes;
     v12_ = v12;
-  } else {
+  }
+  // vkcl never asks for full sub-groups (VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT).
+  subgroup_size_control_.computeFullSubgroups = VK_FALSE;
+  if (api_version_ < VK_API_VERSION_1_2) {
     // The extension structures already hold exactly the supported values;
     // only capture-replay and multi-device, which vkcl never uses, go.
     bda_.bufferDeviceAddressCaptureReplay = bda_.bufferDeviceAddressMultiDevice = VK_FALSE;

@@ -1,6 +1,7 @@
 // Which ModuleFeatures a physical device has, and the structures that enable
 // them at device creation: Vulkan 1.1/1.2 core structures where the device
-// and instance are 1.2 or newer, else the KHR extension structures.
+// and instance are 1.2 or newer, else the KHR extension structures; and the
+// sub-group size control of Vulkan 1.3 or VK_EXT_subgroup_size_control.
 #pragma once
 
 #include <volk.h>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "reflection.h"
+#include "vkcl/device.h"
 
 namespace vkcl::detail {
 
@@ -20,6 +22,7 @@ class FeatureSet {
   FeatureSet& operator=(const FeatureSet&) = delete;
 
   const ModuleFeatures& supported() const { return supported_; }
+  const SubgroupSizeControl& subgroup_size_control() const { return size_control_; }
   // Device extensions to enable (only below 1.2, plus portability_subset).
   const std::vector<const char*>& extensions() const { return extensions_; }
   // A pNext chain that enables every supported feature of interest, and
@@ -33,6 +36,7 @@ class FeatureSet {
   std::vector<std::string> available_extensions_;
   std::vector<const char*> extensions_;
   ModuleFeatures supported_;
+  SubgroupSizeControl size_control_;
 
   VkPhysicalDeviceFeatures2 features2_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan11Features v11_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
@@ -46,6 +50,9 @@ class FeatureSet {
   VkPhysicalDeviceShaderAtomicInt64Features atomic_int64_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
   VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures subgroup_extended_types_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
+  // Core 1.3 or VK_EXT_subgroup_size_control; chained only where one of them is there.
+  VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
 };
 
 }  // namespace vkcl::detail

@@ -14,6 +14,7 @@
 
 #include "reflection.h"
 #include "vkcl/buffer.h"
+#include "vkcl/device.h"
 #include "vkcl/error.h"
 #include "vkcl/ndrange.h"
 
@@ -63,6 +64,7 @@ struct DeviceState {
   bool spirv_1_4 = false;    // VK_KHR_spirv_1_4 enabled (only matters below 1.2)
   std::string driver;        // "llvmpipe Mesa 22.3.6 ..." where the device says
   ModuleFeatures features;
+  SubgroupSizeControl subgroup_size_control;  // subgroupSizeControl enabled where `feature`
 
   VkDevice device = VK_NULL_HANDLE;
   // Per-device table rather than volk's globals: two Devices on different
@@ -114,6 +116,9 @@ struct ProgramState {
   // Rounded up to 4: VkPushConstantRange sizes must be multiples of 4.
   static uint32_t push_range_size(const KernelReflection& kernel) { return (kernel.push_constant_size + 3) & ~3u; }
   VkPipelineLayout layout(uint32_t kernel_index);
+  // Throws an Error when the kernel has intel_reqd_sub_group_size and the
+  // device cannot require that size in compute shaders.
+  void check_required_sub_group_size(uint32_t kernel_index) const;
   // spec_ids_and_lengths: each __local argument's specialization id and element count.
   VkPipeline pipeline(uint32_t kernel_index, const std::array<uint32_t, 3>& local_size,
                       const std::vector<std::pair<uint32_t, uint32_t>>& spec_ids_and_lengths);

@@ -151,6 +151,7 @@ Kernel Program::kernel(std::string_view name) const {
   for (uint32_t i = 0; i < kernels.size(); ++i)
     if (kernels[i].name == name) {
       state_->layout(i);  // checks the push-constant size now rather than at the first run
+      state_->check_required_sub_group_size(i);
       return Kernel(state_, i);
     }
   std::string list;
@@ -178,11 +179,41 @@ VkPipelineLayout ProgramState::layout(uint32_t kernel_index) {
   return layout;
 }
 
+void ProgramState::check_required_sub_group_size(uint32_t kernel_index) const {
+  const KernelReflection& k = reflection.kernels[kernel_index];
+  if (!k.required_sub_group_size) return;
+  std::string why = device->subgroup_size_control.refusal(k.required_sub_group_size);
+  if (!why.empty())
+    throw Error("kernel '" + k.name + "' requires sub-group size " + std::to_string(k.required_sub_group_size) +
+                " (intel_reqd_sub_group_size), but " + why + " (" + device->properties.deviceName + ")");
+}
+
 VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32_t, 3>& local_size,
                                   const std::vector<std::pair<uint32_t, uint32_t>>& spec_ids_and_lengths) {
-  std::vector<uint32_t> key{kernel_index, local_size[0], local_size[1], local_size[2]};
+  const KernelReflection& k = reflection.kernels[kernel_index];
+  // The required sub-group size follows from the kernel today; it is in the
+  // key because the pipeline depends on it.
+  std::vector<uint32_t> key{kernel_index, local_size[0], local_size[1], local_size[2], k.required_sub_group_size};
   for (const auto& [id, length] : spec_ids_and_lengths) key.push_back(length);
   if (auto it = pipelines.find(key); it != pipelines.end()) return it->second;
+
+  // intel_reqd_sub_group_size(N): requiredSubgroupSize = N, which makes the
+  // SubgroupSize builtin (get_max_sub_group_size) N. The work-group may hold
+  // at most maxComputeWorkgroupSubgroups sub-groups of N (VUID-VkPipelineShaderStageCreateInfo-pNext-02756).
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required_size{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+  if (const uint32_t n = k.required_sub_group_size) {
+    check_required_sub_group_size(kernel_index);
+    const uint64_t items = uint64_t(local_size[0]) * local_size[1] * local_size[2];
+    const uint32_t most = device->subgroup_size_control.max_compute_workgroup_subgroups;
+    if (items > uint64_t(most) * n)
+      throw Error("kernel '" + k.name + "': local size " + std::to_string(local_size[0]) + "x" +
+                  std::to_string(local_size[1]) + "x" + std::to_string(local_size[2]) + " = " + std::to_string(items) +
+                  " work-items makes " + std::to_string((items + n - 1) / n) + " sub-groups of " + std::to_string(n) +
+                  " (intel_reqd_sub_group_size); " + device->properties.deviceName +
+                  " allows maxComputeWorkgroupSubgroups = " + std::to_string(most));
+    required_size.requiredSubgroupSize = n;
+  }
 
   std::vector<uint32_t> values{local_size[0], local_size[1], local_size[2]};
   std::vector<VkSpecializationMapEntry> entries;
@@ -193,9 +224,9 @@ VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32
   }
   VkSpecializationInfo specialization{static_cast<uint32_t>(entries.size()), entries.data(), values.size() * 4,
                                       values.data()};
-  const KernelReflection& k = reflection.kernels[kernel_index];
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  if (required_size.requiredSubgroupSize) info.stage.pNext = &required_size;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = k.name.c_str();

@@ -32,6 +32,21 @@ struct MemoryHeapInfo {
   bool device_local() const { return flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT; }
 };
 
+// VK_EXT_subgroup_size_control (core in Vulkan 1.3): the sub-group sizes a
+// kernel's intel_reqd_sub_group_size may ask for, which the runtime requires
+// at pipeline creation (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo).
+struct SubgroupSizeControl {
+  bool supported = false;  // Vulkan 1.3, or the extension
+  bool feature = false;    // subgroupSizeControl (enabled when supported)
+  uint32_t min_size = 0, max_size = 0;          // minSubgroupSize, maxSubgroupSize
+  uint32_t max_compute_workgroup_subgroups = 0;  // maxComputeWorkgroupSubgroups
+  VkShaderStageFlags required_size_stages = 0;   // requiredSubgroupSizeStages
+
+  // Why a compute kernel cannot require sub-group size `size` here ("the
+  // device's sub-group sizes are 32..32", ...); empty when it can.
+  std::string refusal(uint32_t size) const;
+};
+
 // What a physical device is and offers, for listing (a runner's
 // --list-devices) and for choosing. Limits are the device's own; features
 // are what vkcl could enable there, before DeviceOptions::withheld_features.
@@ -49,6 +64,7 @@ struct DeviceInfo {
   uint32_t subgroup_size = 0;
   VkShaderStageFlags subgroup_stages = 0;
   VkSubgroupFeatureFlags subgroup_operations = 0;
+  SubgroupSizeControl subgroup_size_control;
 
   std::array<uint32_t, 3> max_work_group_size{};
   uint32_t max_work_group_invocations = 0;
