@@ -199,8 +199,10 @@ Side run_vkcl(Device& device, const KernelSpec& spec) {
     }
     side.status = "ok";
   } catch (const Error& e) {
-    side.status = "run-error";
     side.detail = e.what();
+    // Program::kernel's refusal of an intel_reqd_sub_group_size the device cannot require.
+    side.status = side.detail.find("(intel_reqd_sub_group_size), but") != std::string::npos ? "vkcl-unsupported"
+                                                                                             : "run-error";
   } catch (const SpecError& e) {
     side.status = "spec-error";
     side.detail = e.what();
