@@ -1,22 +1,26 @@
 // Golden tests of what the optimizer does to barrier loops
 // (tools/clc/unroll_barrier_loops.h): which loops are fully unrolled, and
 // that no loop with a barrier is unrolled partially, so that every barrier
-// still runs exactly as often as the source says.
+// still runs exactly as often as the source says; and of the 32-bit indices
+// into __local and __private arrays (spirv/narrow_local_indices.cpp).
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 #include "barrier_inspection.h"
 #include "compiler.h"
 #include "module.h"
+#include "pass.h"
 
 namespace vkcl::testing {
 namespace {
 
-std::vector<uint32_t> compile(const std::string& source) {
+std::vector<uint32_t> compile(const std::string& source, bool optimize = true) {
   CompileOptions options;
   options.cl_std = OpenCLStd::CL1_2;
+  options.optimize = optimize;
   return compile_opencl(source, "optimization.cl", options).module.words;
 }
 
@@ -103,6 +107,136 @@ TEST(BarrierLoops, OnlyLoopsWithBarriersGetTheHigherThreshold) {
   EXPECT_EQ(count(with_barrier, spv::Op::OpControlBarrier), 8u) << disassemble(with_barrier);
   const std::vector<uint32_t> without = compile(hashing_loop(false));
   EXPECT_EQ(count(without, spv::Op::OpLoopMerge), 1u) << disassemble(without);
+}
+
+// ---------------------------------------------------------------------------
+// Indices into Workgroup, Function and Private arrays
+
+// One access chain's indices, with what defines each (0 for a constant).
+struct ChainIndex {
+  spv::StorageClass storage;
+  bool pointer_chain;        // OpPtrAccessChain (its element operand first)
+  uint32_t width;            // of the index's integer type
+  spv::Op definition;        // OpNop for a global (a constant)
+  const spirv::Instruction* defining = nullptr;
+};
+
+struct Chains {
+  spirv::Module module;
+  std::vector<ChainIndex> indices;
+};
+
+Chains chains_in(std::span<const uint32_t> words) {
+  Chains result{spirv::Module::parse(words), {}};
+  spirv::Module& m = result.module;
+  for (spirv::Function& f : m.functions) {
+    const spirv::ValueTypes types = spirv::value_types(m, f);
+    std::unordered_map<uint32_t, const spirv::Instruction*> defs;
+    for (const spirv::Instruction& i : f.code)
+      if (i.result_id) defs[i.result_id] = &i;
+    for (const spirv::Instruction& i : f.code) {
+      if (i.opcode != spv::Op::OpAccessChain && i.opcode != spv::Op::OpPtrAccessChain) continue;
+      const auto storage = m.storage_class_of(types.at(i.word(0)));
+      if (!storage || *storage == spv::StorageClass::PushConstant) continue;
+      for (size_t w = 1; w < i.words.size(); ++w) {
+        const spirv::Instruction* type = m.find_global(types.at(i.word(w)));
+        auto def = defs.find(i.word(w));
+        result.indices.push_back({*storage, i.opcode == spv::Op::OpPtrAccessChain, type->word(0),
+                                  def == defs.end() ? spv::Op::OpNop : def->second->opcode,
+                                  def == defs.end() ? nullptr : def->second});
+      }
+    }
+  }
+  return result;
+}
+
+bool is_logical(spv::StorageClass s) {
+  return s == spv::StorageClass::Workgroup || s == spv::StorageClass::Function || s == spv::StorageClass::Private;
+}
+
+// Every index into a __local or __private array that is not a constant is 32-bit.
+void expect_32_bit_local_indices(std::span<const uint32_t> words, const std::string& what) {
+  for (const ChainIndex& index : chains_in(words).indices) {
+    if (is_logical(index.storage) && index.definition != spv::Op::OpNop) {
+      EXPECT_EQ(index.width, 32u) << what << ": a 64-bit index into a __local or __private array\n"
+                                  << disassemble(words);
+    }
+  }
+}
+
+// `t[get_local_id(0)]`, `p[lid & 15]` (64-bit `x & 15` after instcombine) and
+// `t[(lid + i) & 63]` index __local and __private arrays; `out[get_global_id(0)]`
+// and `in[k * i]` index global memory.
+const char* kIndexedKernel = R"(
+kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void narrow(global uint* out, global const uint* in, uint i) {
+  local uint t[64];
+  uint p[16];
+  for (uint k = 0; k < 16; ++k) p[k] = in[k * i];
+  const uint lid = get_local_id(0);
+  t[lid] = p[lid & 15u];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[(lid + i) & 63u];
+}
+)";
+
+TEST(LocalIndices, ZeroExtendedIndicesAre32Bit) {
+  const std::vector<uint32_t> words = compile(kIndexedKernel);
+  expect_32_bit_local_indices(words, "-O2");
+  const Chains chains = chains_in(words);
+  std::vector<std::string> local;
+  for (const ChainIndex& index : chains.indices) {
+    if (!is_logical(index.storage) || index.defining == nullptr) continue;
+    std::string text = std::string(index.storage == spv::StorageClass::Workgroup ? "Workgroup " : "Function ");
+    const spirv::Instruction& d = *index.defining;
+    if (d.opcode == spv::Op::OpCompositeExtract) {
+      // The component of the Vulkan builtin's v3uint, not of its v3ulong widening.
+      const spirv::Instruction* vector = nullptr;
+      for (const spirv::Function& f : chains.module.functions)
+        for (const spirv::Instruction& i : f.code)
+          if (i.result_id == d.word(0)) vector = &i;
+      ASSERT_NE(vector, nullptr);
+      text += "OpCompositeExtract " + std::to_string(d.word(1)) + " of " +
+              (vector->opcode == spv::Op::OpLoad &&
+                       chains.module.decoration_literal(vector->word(0), spv::Decoration::BuiltIn) ==
+                           uint32_t(spv::BuiltIn::LocalInvocationId)
+                   ? "OpLoad LocalInvocationId"
+                   : "another value");
+    } else if (d.opcode == spv::Op::OpBitwiseAnd) {
+      text += "OpBitwiseAnd with " + std::to_string(chains.module.constant_value(d.word(1)).value_or(~0ull));
+    } else {
+      text += "other";
+    }
+    local.push_back(text);
+  }
+  // t[lid] = p[lid & 15]: the load's chain, then the store's; then t[(lid + i) & 63].
+  EXPECT_EQ(local, (std::vector<std::string>{"Function OpBitwiseAnd with 15",
+                                             "Workgroup OpCompositeExtract 0 of OpLoad LocalInvocationId",
+                                             "Workgroup OpBitwiseAnd with 63"}))
+      << disassemble(words);
+}
+
+TEST(LocalIndices, ZeroExtendedIndicesAre32BitAtO0) {
+  expect_32_bit_local_indices(compile(kIndexedKernel, /*optimize=*/false), "-O0");
+}
+
+// OpPtrAccessChain's element index into PhysicalStorageBuffer memory is
+// signed: it stays 64-bit.
+TEST(LocalIndices, GlobalIndicesStay64Bit) {
+  const std::vector<uint32_t> words = compile(kIndexedKernel);
+  size_t global = 0;
+  for (const ChainIndex& index : chains_in(words).indices) {
+    if (index.storage != spv::StorageClass::PhysicalStorageBuffer) continue;
+    ++global;
+    EXPECT_TRUE(index.pointer_chain);
+    EXPECT_EQ(index.width, 64u) << disassemble(words);
+  }
+  EXPECT_EQ(global, 16u) << disassemble(words);  // in[0 .. 15 * i] (unrolled), out[gid]
+}
+
+TEST(LocalIndices, BenchmarkKernelsIndexLocalMemoryIn32Bits) {
+  for (const char* name : {"scan", "reduce", "barrier_chain", "transpose", "sgemm", "histogram"})
+    expect_32_bit_local_indices(compile(read_file(std::string(VKCL_SHADERS_DIR "/bench/") + name + ".cl")), name);
 }
 
 }  // namespace
