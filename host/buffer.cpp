@@ -195,11 +195,10 @@ void global_barrier(const VolkDeviceTable& vk, VkCommandBuffer cb, VkPipelineSta
 }
 
 // Records transfer commands into a one-time command buffer, submits it on the
-// device's queue and waits up to the device's timeout. `keep_alive` is what
-// the commands use: on a timeout the submission keeps it until its fence
-// signals, as Device::run does.
-void run_transfer(DeviceState& dev, const std::string& what, std::vector<std::shared_ptr<void>> keep_alive,
-                  const std::function<void(VkCommandBuffer)>& record) {
+// device's queue and waits up to the device's timeout. On a timeout the
+// submission is left pending, and the buffers it uses are retired
+// (DeviceState::retire) when their owners drop them, as for Device::run.
+void run_transfer(DeviceState& dev, const std::string& what, const std::function<void(VkCommandBuffer)>& record) {
   dev.check_usable();
   reap_pending(dev);
   const VolkDeviceTable& vk = dev.vk;
@@ -248,11 +247,13 @@ void run_transfer(DeviceState& dev, const std::string& what, std::vector<std::sh
   const auto timeout_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(dev.timeout).count();
   result = vk.vkWaitForFences(dev.device, 1, &owned.fence, VK_TRUE, static_cast<uint64_t>(timeout_ns));
   if (result == VK_TIMEOUT) {
-    dev.pending.push_back({owned.cb, owned.fence, std::move(keep_alive)});
+    dev.pending.push_back({owned.cb, owned.fence});
+    dev.note_timeout(owned.fence, what);
     owned.cb = VK_NULL_HANDLE;
     owned.fence = VK_NULL_HANDLE;
     throw Error(what + " did not finish within " + std::to_string(dev.timeout.count()) +
-                    " ms (vkWaitForFences returned VK_TIMEOUT); work submitted before it may never end",
+                    " ms (vkWaitForFences returned VK_TIMEOUT); work submitted before it may never end" +
+                    behind_earlier_timeouts(dev, dev.pending.back().fence),
                 VK_TIMEOUT);
   }
   if (result == VK_ERROR_DEVICE_LOST) {
@@ -270,14 +271,13 @@ void staged_transfer(const std::shared_ptr<BufferState>& self, std::byte* host, 
   DeviceState& dev = *self->device;
   const std::string what = to_device ? "Buffer::write (staging upload)" : "Buffer::read (staging download)";
   auto staging = allocate(self->device, std::min(bytes, kStagingChunk), Memory::HostVisible, /*staging=*/true);
-  auto allocation = self->allocation(self);
   for (size_t done = 0; done < bytes;) {
     size_t chunk = std::min(bytes - done, staging->size);
     if (to_device) std::memcpy(staging->mapped, host + done, chunk);
     VkBufferCopy region{0, self->offset + offset + done, chunk};
     if (!to_device) std::swap(region.srcOffset, region.dstOffset);
     VkBuffer src = to_device ? staging->buffer : self->buffer, dst = to_device ? self->buffer : staging->buffer;
-    run_transfer(dev, what, {staging, allocation},
+    run_transfer(dev, what,
                  [&](VkCommandBuffer cb) { dev.vk.vkCmdCopyBuffer(cb, src, dst, 1, &region); });
     if (!to_device) std::memcpy(host + done, staging->mapped, chunk);
     done += chunk;
@@ -288,9 +288,12 @@ void staged_transfer(const std::shared_ptr<BufferState>& self, std::byte* host, 
 
 BufferState::~BufferState() {
   if (root) return;  // a view owns nothing
-  const auto& vk = device->vk;
-  if (buffer) vk.vkDestroyBuffer(device->device, buffer, nullptr);
-  if (memory) vk.vkFreeMemory(device->device, memory, nullptr);
+  // Through retire: a submission left running may still use the memory.
+  DeviceState& dev = *device;
+  dev.retire([&dev, buffer = buffer, memory = memory] {
+    if (buffer) dev.vk.vkDestroyBuffer(dev.device, buffer, nullptr);
+    if (memory) dev.vk.vkFreeMemory(dev.device, memory, nullptr);
+  });
 }
 
 }  // namespace detail
@@ -374,14 +377,13 @@ void Buffer::fill_pattern(std::span<const std::byte> pattern, size_t offset, siz
                 std::to_string(pattern.size()) + " bytes");
   detail::DeviceState& dev = *b.device;
   const size_t at = b.offset + offset;
-  auto allocation = b.allocation(state_);
 
   // vkCmdFillBuffer writes 32-bit words at 4-byte aligned offsets: patterns
   // of 1, 2 or 4 bytes on such ranges need no source buffer at all.
   if ((pattern.size() == 1 || pattern.size() == 2 || pattern.size() == 4) && at % 4 == 0 && size % 4 == 0) {
     uint32_t word = 0;
     for (size_t i = 0; i < 4; ++i) reinterpret_cast<std::byte*>(&word)[i] = pattern[i % pattern.size()];
-    detail::run_transfer(dev, "Buffer::fill", {allocation}, [&](VkCommandBuffer cb) {
+    detail::run_transfer(dev, "Buffer::fill", [&](VkCommandBuffer cb) {
       dev.vk.vkCmdFillBuffer(cb, b.buffer, at, size, word);
     });
     return;
@@ -393,7 +395,7 @@ void Buffer::fill_pattern(std::span<const std::byte> pattern, size_t offset, siz
   for (size_t i = 0; i < block; i += pattern.size()) std::memcpy(source->mapped + i, pattern.data(), pattern.size());
   std::vector<VkBufferCopy> regions;
   for (size_t done = 0; done < size; done += block) regions.push_back({0, at + done, std::min(block, size - done)});
-  detail::run_transfer(dev, "Buffer::fill", {source, allocation}, [&](VkCommandBuffer cb) {
+  detail::run_transfer(dev, "Buffer::fill", [&](VkCommandBuffer cb) {
     dev.vk.vkCmdCopyBuffer(cb, source->buffer, b.buffer, static_cast<uint32_t>(regions.size()), regions.data());
   });
 }
@@ -413,7 +415,7 @@ void Buffer::copy(const Buffer& from, Buffer& to, size_t from_offset, size_t to_
                 ") of the same allocation overlap");
   detail::DeviceState& dev = *src.device;
   VkBufferCopy region{src_at, dst_at, size};
-  detail::run_transfer(dev, "Buffer::copy", {src.allocation(from.state_), dst.allocation(to.state_)},
+  detail::run_transfer(dev, "Buffer::copy",
                        [&](VkCommandBuffer cb) { dev.vk.vkCmdCopyBuffer(cb, src.buffer, dst.buffer, 1, &region); });
 }
 

@@ -9,6 +9,7 @@
 #include "device_features.h"
 #include "internal.h"
 #include "pipeline_cache.h"
+#include "submission.h"
 
 namespace vkcl {
 namespace detail {
@@ -292,14 +293,76 @@ void DeviceState::check_usable() const {
                         VK_ERROR_DEVICE_LOST);
 }
 
+void DeviceState::retire(std::function<void()> destroy) {
+  reap_pending(*this);
+  if (pending.empty())
+    destroy();
+  else
+    retired.push_back(std::move(destroy));
+}
+
+void DeviceState::note_timeout(VkFence fence, std::string what) {
+  forget_timeout(fence);
+  timed_out.push_back({fence, std::move(what)});
+}
+
+void DeviceState::forget_timeout(VkFence fence) {
+  std::erase_if(timed_out, [&](const TimedOutSubmission& t) { return t.fence == fence; });
+}
+
+std::vector<std::string> DeviceState::still_running_after_timeout(VkFence except) {
+  std::erase_if(timed_out, [&](const TimedOutSubmission& t) {
+    return t.fence != except && vk.vkGetFenceStatus(device, t.fence) != VK_NOT_READY;
+  });
+  std::vector<std::string> names;
+  for (const TimedOutSubmission& t : timed_out)
+    if (t.fence != except) names.push_back(t.what);
+  return names;
+}
+
 DeviceState::~DeviceState() {
   if (!device) return;
-  // Waits for submissions that timed out: freeing what they use is undefined.
-  vk.vkDeviceWaitIdle(device);
+  // Only pending submissions can still run: every other one was waited for,
+  // and a SubmissionState (an Event) holds this state alive. So they are all
+  // there is to wait for, and the wait is bounded: vkDeviceWaitIdle has no
+  // timeout, and a kernel that never ends would hang the caller here.
+  reap_pending(*this);
+  if (!pending.empty() && !lost) {
+    std::vector<VkFence> fences;
+    for (const PendingSubmission& p : pending) fences.push_back(p.fence);
+    const auto timeout_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count();
+    VkResult result = vk.vkWaitForFences(device, static_cast<uint32_t>(fences.size()), fences.data(), VK_TRUE,
+                                         static_cast<uint64_t>(timeout_ns));
+    if (result == VK_TIMEOUT) {
+      // Still running after another full timeout: most likely it never ends.
+      // Destroying the command buffers, pipelines, buffers and memory it
+      // uses, or the VkDevice itself, while it runs is undefined behaviour
+      // (drivers may fault, corrupt memory or block), so none of it is
+      // destroyed: the VkDevice, the command pool, the pending command
+      // buffers and fences, the retired objects and the instance are leaked
+      // on purpose, until the process ends and the OS and the kernel driver
+      // reclaim them. The pipeline cache is leaked too, unsaved: nothing
+      // more is asked of a driver that is busy with runaway work.
+      std::fprintf(stderr,
+                   "vkcl: %s: %zu submission(s) still running %lld ms after the device was released; leaking "
+                   "the device and what they use rather than waiting forever\n",
+                   properties.deviceName, pending.size(), static_cast<long long>(timeout.count()));
+      (void)pipeline_cache.release();
+      // vkDestroyInstance must not run while this VkDevice exists.
+      new std::shared_ptr<InstanceState>(std::move(instance));
+      return;
+    }
+    if (result == VK_ERROR_DEVICE_LOST) lost = true;
+    // VK_SUCCESS: everything has finished. A lost device runs nothing more,
+    // and its objects may be destroyed.
+  }
   for (const PendingSubmission& p : pending) {
     vk.vkFreeCommandBuffers(device, command_pool, 1, &p.command_buffer);
     vk.vkDestroyFence(device, p.fence, nullptr);
   }
+  pending.clear();
+  for (auto& destroy : retired) destroy();
+  retired.clear();
   if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
   pipeline_cache.reset();  // saves through the device, so before it goes
   vk.vkDestroyDevice(device, nullptr);

@@ -5,6 +5,7 @@
 #include <volk.h>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,15 +42,22 @@ struct InstanceState {
   ~InstanceState();
 };
 
-// A submission run() gave up waiting for; it is still executing, so its
-// command buffer and fence may only be freed, and the program and buffers it
-// uses released, once the fence signals. Holding the program and buffers makes
-// a reference cycle with the device, deliberately: a kernel that never ends
-// leaks its device instead of hanging the destructor in vkDeviceWaitIdle.
+// A submission nobody waits for any more (its wait timed out, or its Event
+// was dropped) that had not finished then. Only its command buffer and fence
+// are kept: the programs, buffers and query pools it uses are released by
+// their owners, and DeviceState::retire holds back their Vulkan objects until
+// every pending submission has finished. Nothing here holds the DeviceState,
+// so dropping the last handle always reaches ~DeviceState.
 struct PendingSubmission {
   VkCommandBuffer command_buffer = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
-  std::vector<std::shared_ptr<void>> keep_alive;
+};
+
+// A submission whose wait gave up (VK_TIMEOUT) and that had not finished when
+// last looked at: named in the errors of later waits, which queue behind it.
+struct TimedOutSubmission {
+  VkFence fence = VK_NULL_HANDLE;
+  std::string what;  // "kernel 'spin'", "Buffer::fill"
 };
 
 class PipelineCache;
@@ -76,6 +84,10 @@ struct DeviceState {
   std::chrono::milliseconds timeout{60'000};
   bool lost = false;
   std::vector<PendingSubmission> pending;
+  // Destruction of Vulkan objects that pending submissions may still use,
+  // done once none is pending (reap_pending) or by ~DeviceState.
+  std::vector<std::function<void()>> retired;
+  std::vector<TimedOutSubmission> timed_out;
   // The on-disk pipeline cache, when asked for; destroyed (and saved) before the VkDevice.
   std::unique_ptr<PipelineCache> pipeline_cache;
 
@@ -84,6 +96,20 @@ struct DeviceState {
   void check_validation(std::string_view during);
   // Throws when a previous call lost the device.
   void check_usable() const;
+  // Runs `destroy` (which destroys Vulkan objects of this device) now when no
+  // submission is pending, else once none is: destroying an object that
+  // running work uses is undefined behaviour.
+  void retire(std::function<void()> destroy);
+  // Records that a wait for the submission with `fence` timed out.
+  void note_timeout(VkFence fence, std::string what);
+  // Forgets `fence`, which is about to be destroyed or has signalled.
+  void forget_timeout(VkFence fence);
+  // The submissions other than `except` whose waits timed out and that still
+  // have not finished ("kernel 'spin'"), forgetting those that have.
+  std::vector<std::string> still_running_after_timeout(VkFence except);
+  // Waits for pending submissions at most `timeout`, then destroys
+  // everything; when some still run, destroys nothing and leaks the VkDevice,
+  // what the pending work uses and the instance (see the definition).
   ~DeviceState();
 };
 

@@ -252,10 +252,13 @@ VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32
 }
 
 ProgramState::~ProgramState() {
-  const auto& vk = device->vk;
-  for (auto& [key, p] : pipelines) vk.vkDestroyPipeline(device->device, p, nullptr);
-  for (auto& [index, l] : layouts) vk.vkDestroyPipelineLayout(device->device, l, nullptr);
-  if (module) vk.vkDestroyShaderModule(device->device, module, nullptr);
+  // Through retire: a submission left running may still use the pipelines.
+  DeviceState& dev = *device;
+  dev.retire([&dev, pipelines = std::move(pipelines), layouts = std::move(layouts), module = module] {
+    for (auto& [key, p] : pipelines) dev.vk.vkDestroyPipeline(dev.device, p, nullptr);
+    for (auto& [index, l] : layouts) dev.vk.vkDestroyPipelineLayout(dev.device, l, nullptr);
+    if (module) dev.vk.vkDestroyShaderModule(dev.device, module, nullptr);
+  });
 }
 
 }  // namespace detail

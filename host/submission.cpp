@@ -53,7 +53,19 @@ std::string quoted_list(const std::vector<std::string>& names) {
 }  // namespace
 
 TimestampPool::~TimestampPool() {
-  if (pool) device->vk.vkDestroyQueryPool(device->device, pool, nullptr);
+  if (!pool) return;
+  DeviceState& dev = *device;
+  dev.retire([&dev, pool = pool] { dev.vk.vkDestroyQueryPool(dev.device, pool, nullptr); });
+}
+
+std::string behind_earlier_timeouts(DeviceState& dev, VkFence self) {
+  const std::vector<std::string> earlier = dev.still_running_after_timeout(self);
+  if (earlier.empty()) return {};
+  std::string names;
+  for (size_t i = 0; i < earlier.size(); ++i) names += (i ? ", " : "") + earlier[i];
+  return "; it is queued behind " + names + ", whose wait timed out earlier and which " +
+         (earlier.size() == 1 ? "has" : "have") +
+         " not finished yet (the queue runs in order: nothing submitted after work that never ends can finish)";
 }
 
 std::string SubmissionState::describe() const {
@@ -66,6 +78,7 @@ bool SubmissionState::poll() {
   DeviceState& dev = *device;
   VkResult result = dev.vk.vkGetFenceStatus(dev.device, fence);
   if (result == VK_NOT_READY) return false;
+  dev.forget_timeout(fence);
   if (result == VK_ERROR_DEVICE_LOST) {
     dev.lost = true;
     throw Error("the device was lost while " + describe() + " ran (vkGetFenceStatus returned VK_ERROR_DEVICE_LOST)",
@@ -81,9 +94,13 @@ void SubmissionState::wait() {
   dev.check_usable();
   const auto timeout_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(dev.timeout).count();
   VkResult result = dev.vk.vkWaitForFences(dev.device, 1, &fence, VK_TRUE, static_cast<uint64_t>(timeout_ns));
-  if (result == VK_TIMEOUT)
+  if (result == VK_TIMEOUT) {
+    dev.note_timeout(fence, describe());
     throw Error(describe() + " did not finish within " + std::to_string(dev.timeout.count()) +
-                " ms (vkWaitForFences returned VK_TIMEOUT); it may never end", VK_TIMEOUT);
+                    " ms (vkWaitForFences returned VK_TIMEOUT); it may never end" + behind_earlier_timeouts(dev, fence),
+                VK_TIMEOUT);
+  }
+  dev.forget_timeout(fence);
   if (result == VK_ERROR_DEVICE_LOST) {
     dev.lost = true;
     throw Error("the device was lost while " + describe() + " ran (vkWaitForFences returned VK_ERROR_DEVICE_LOST)",
@@ -91,9 +108,8 @@ void SubmissionState::wait() {
   }
   check(result, "vkWaitForFences (" + describe() + ")");
   finished = true;
-  // Submissions left running earlier hold their device alive (see
-  // PendingSubmission); free those that are done now rather than at the next
-  // submit, which may never come.
+  // Free submissions left running earlier, and the objects retired while
+  // they ran, now that they may be done, rather than at the next submit.
   reap_pending(dev);
   dev.check_validation("the run of " + describe());
 }
@@ -125,12 +141,13 @@ const std::vector<KernelTime>& SubmissionState::kernel_times() {
 SubmissionState::~SubmissionState() {
   if (!device) return;
   DeviceState& dev = *device;
-  if (submitted && !finished && dev.vk.vkGetFenceStatus(dev.device, fence) != VK_SUCCESS) {
-    PendingSubmission pending{command_buffer, fence, std::move(keep_alive)};
-    if (timestamps) pending.keep_alive.push_back(std::move(timestamps));
-    dev.pending.push_back(std::move(pending));
+  if (submitted && !finished && dev.vk.vkGetFenceStatus(dev.device, fence) == VK_NOT_READY) {
+    // Pending before the members go: the programs, buffers and query pool in
+    // keep_alive and timestamps are then retired until the fence signals.
+    dev.pending.push_back({command_buffer, fence});
     return;
   }
+  if (fence) dev.forget_timeout(fence);
   if (command_buffer) dev.vk.vkFreeCommandBuffers(dev.device, dev.command_pool, 1, &command_buffer);
   if (fence) dev.vk.vkDestroyFence(dev.device, fence, nullptr);
 }
@@ -148,11 +165,20 @@ std::optional<std::string> timestamps_unavailable(const DeviceState& dev) {
 
 void reap_pending(DeviceState& dev) {
   std::erase_if(dev.pending, [&](const PendingSubmission& p) {
-    if (dev.vk.vkGetFenceStatus(dev.device, p.fence) != VK_SUCCESS) return false;
+    // Finished, or the device is lost and runs nothing more.
+    const VkResult status = dev.vk.vkGetFenceStatus(dev.device, p.fence);
+    if (status == VK_NOT_READY) return false;
+    if (status == VK_ERROR_DEVICE_LOST) dev.lost = true;
+    dev.forget_timeout(p.fence);
     dev.vk.vkFreeCommandBuffers(dev.device, dev.command_pool, 1, &p.command_buffer);
     dev.vk.vkDestroyFence(dev.device, p.fence, nullptr);
     return true;
   });
+  if (!dev.pending.empty()) return;
+  // Moved out first: a destruction may retire more (it does not today).
+  auto retired = std::move(dev.retired);
+  dev.retired.clear();
+  for (auto& destroy : retired) destroy();
 }
 
 std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& device,

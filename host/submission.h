@@ -35,8 +35,8 @@ struct EnqueuedKernel {
   std::vector<std::shared_ptr<BufferState>> buffers;  // kept alive until the submission ends
 };
 
-// Destroys its query pool with the last owner: the submission, or the
-// DeviceState::pending entry a still-running submission is handed to.
+// Its query pool goes with the last owner (the submission), retired
+// (DeviceState::retire) while the submission may still write it.
 struct TimestampPool {
   std::shared_ptr<DeviceState> device;
   VkQueryPool pool = VK_NULL_HANDLE;
@@ -61,8 +61,9 @@ struct SubmissionState {
   void wait();
   const std::vector<KernelTime>& kernel_times();
   // Frees the command buffer and fence once the fence has signalled; a
-  // submission still running is handed to DeviceState::pending with what it
-  // uses, since freeing those now would be undefined behaviour.
+  // submission still running is handed to DeviceState::pending, and what it
+  // uses is retired (DeviceState::retire) rather than destroyed, since
+  // destroying those now would be undefined behaviour.
   ~SubmissionState();
 };
 
@@ -77,7 +78,12 @@ std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& devi
                                         bool timestamps);
 
 // Frees submissions left running (timed out, or their Event dropped) that
-// have finished since.
+// have finished since, and once none is left, the objects retired meanwhile.
 void reap_pending(DeviceState& device);
+
+// For the message of a wait that timed out on the submission with `self`:
+// "; it is queued behind kernel 'spin', whose wait timed out earlier and which
+// has not finished yet (...)", or empty when no such earlier work still runs.
+std::string behind_earlier_timeouts(DeviceState& device, VkFence self);
 
 }  // namespace vkcl::detail

@@ -32,7 +32,11 @@ enum class Memory {
   DeviceLocal,
   // Host-visible coherent memory, mapped for the buffer's life
   // (device-local as well where the device offers that, falling back to
-  // system memory when that heap is full): read() and write() are memcpy.
+  // system memory when that heap is full): read() and write() are memcpy,
+  // which never wait on the queue, so they work while a kernel runs, e.g.
+  // to set a flag that a running kernel polls with an atomic load (Vulkan
+  // guarantees such a write reaches the device only at the next submission;
+  // in practice coherent memory carries it there as it is made).
   HostVisible,
 };
 const char* to_string(Memory memory);

@@ -105,6 +105,14 @@ struct DeviceOptions {
   // the paths of lesser devices, and for working around a driver's bug.
   ModuleFeatures withheld_features;
   // How long run() waits for a submission before giving up with an Error.
+  // After such a timeout the work goes on running and the Device stays
+  // usable: new work is accepted and queues behind it (one in-order queue),
+  // so it finishes once the earlier work does, and a wait on it that times
+  // out says it is queued behind the earlier work that timed out. When the
+  // last handle of a Device goes, it waits for work still running at most
+  // this long again; work still running then is left to run and the
+  // VkDevice, with everything that work uses, is leaked (destroying objects
+  // in use is undefined behaviour) rather than the caller hanging.
   std::chrono::milliseconds timeout{60'000};
   // A directory for the on-disk pipeline cache, created if missing. Empty:
   // the VKCL_PIPELINE_CACHE environment variable, and when that is empty

@@ -88,8 +88,9 @@ class Event {
   bool done() const;
   // Waits up to the device's timeout() (read when wait() is called). Throws
   // Error (result() VK_TIMEOUT) when the submission has not finished by then,
-  // which names its kernels; the submission goes on, and wait() may be called
-  // again. Throws for a lost device and for what the validation layer
+  // which names its kernels, and any earlier submission whose wait timed out
+  // and that still runs (this one is queued behind it); the submission goes
+  // on, and wait() may be called again. Throws for a lost device and for what the validation layer
   // reported. Returns at once when already waited for.
   void wait() const;
   // Waits, then returns one KernelTime per enqueued kernel, in enqueue order.

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <numeric>
 
 #include "test_device.h"
@@ -275,6 +277,113 @@ TEST(Queue, DroppingAnEventThatIsStillRunningKeepsTheDeviceUsable) {
   uint32_t value = small.read<uint32_t>(1)[0];
   EXPECT_GE(value, 1u);
   EXPECT_LE(value, 1000u);
+}
+
+// Waits for the host: spins until *flag is nonzero, then records what it saw.
+// An atomic load at device scope, so that the compiler keeps the loop and
+// every load reads memory rather than a stale copy. A GPU spins until the
+// host writes the flag; llvmpipe ends any loop after 65535 iterations
+// (gallivm's loop limiter), so there the grid's size makes the run last
+// (about a minute for 2^20 work-items on two cores).
+constexpr std::string_view kWaitForHostSource = R"(
+kernel void wait_for_flag(volatile global atomic_int* flag, global int* seen) {
+  int value;
+  while ((value = atomic_load_explicit(flag, memory_order_relaxed, memory_scope_device)) == 0) {
+  }
+  seen[get_global_id(0)] = value;
+}
+kernel void set_value(global uint* out, uint value) { out[get_global_id(0)] = value; }
+)";
+
+TEST(Queue, KernelWaitingForTheHostTimesOutThenFinishesWhenReleased) {
+  // Its own device: this one has work that times out.
+  Device dev = Device::create();
+  CompileOptions options;
+  options.cl_std = OpenCLStd::CL2_0;
+  Program program = build_program(dev, kWaitForHostSource, "wait_for_host.cl", options);
+  Kernel wait = program.kernel("wait_for_flag");
+  Kernel set = program.kernel("set_value");
+  // The flag in host-visible coherent memory: Buffer::write is then a store
+  // through the mapping, which does not go through the queue (where it would
+  // wait behind the kernel) and so works while the kernel runs.
+  Buffer flag(dev, 4, {Memory::HostVisible});
+  ASSERT_EQ(flag.memory(), Memory::HostVisible);
+  flag.write(std::vector<int32_t>{0});
+  constexpr uint32_t kItems = 1 << 20;
+  Buffer seen(dev, kItems * 4), marker(dev, 4);
+  seen.fill(int32_t{-1});
+  marker.fill(0u);
+  wait.set_arg(0, flag);
+  wait.set_arg(1, seen);
+  set.set_arg(0, marker);
+  set.set_arg(1, 7u);
+
+  dev.set_timeout(std::chrono::milliseconds(200));
+  CommandList waiting(dev), after(dev);
+  waiting.enqueue(wait, NDRange::make({kItems}, {64}));
+  after.enqueue(set, NDRange::make({1}));
+  Event event = dev.submit(waiting);
+  expect_error([&] { event.wait(); }, {"kernel 'wait_for_flag' did not finish within 200 ms", "VK_TIMEOUT"});
+  // The device still takes work; in order, it queues behind the kernel, so
+  // its wait times out too and the error names the earlier timeout.
+  Event behind = dev.submit(after);
+  try {
+    behind.wait();
+    ADD_FAILURE() << "expected a timeout: the kernel before it is still waiting for the host";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.result(), VK_TIMEOUT);
+    const std::string message = e.what();
+    EXPECT_NE(message.find("kernel 'set_value' did not finish within 200 ms"), std::string::npos) << message;
+    EXPECT_NE(message.find("queued behind kernel 'wait_for_flag', whose wait timed out earlier"), std::string::npos)
+        << message;
+  }
+
+  // The host releases the kernel: everything finishes, and new work runs.
+  flag.write(std::vector<int32_t>{1});
+  dev.set_timeout(std::chrono::seconds(60));
+  event.wait();
+  behind.wait();
+  EXPECT_EQ(marker.read<uint32_t>(1)[0], 7u);
+  set.set_arg(1, 8u);
+  dev.run(set, NDRange::make({1}));
+  EXPECT_EQ(marker.read<uint32_t>(1)[0], 8u);
+  const std::vector<int32_t> values = seen.read<int32_t>(kItems);
+  EXPECT_EQ(std::count(values.begin(), values.end(), -1), 0) << "every work-item of the kernel ran to its end";
+  if (dev.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    // llvmpipe's loop limiter ends some loops before the flag is set.
+    EXPECT_EQ(std::count(values.begin(), values.end(), 1), kItems) << "every work-item saw the host's flag";
+  }
+}
+
+TEST(Queue, DestroyingADeviceWhoseKernelOutlivesTheTimeoutDoesNotWaitForIt) {
+  // A kernel far longer than the timeout (about 8 s of llvmpipe on two
+  // cores; on an H100, a few timeouts): ~DeviceState waits for it at most
+  // one more timeout, then leaks the device instead of waiting.
+  const auto timeout = std::chrono::milliseconds(100);
+  std::chrono::duration<double> destroying{};
+  {
+    DeviceOptions options;
+    options.timeout = timeout;
+    Device dev = Device::create(options);
+    Program spin_program(dev, test::shader("spin"));
+    Kernel spin = spin_program.kernel("spin");
+    constexpr uint32_t kSpinItems = 1 << 20;
+    Buffer out(dev, kSpinItems * 4);
+    spin.set_arg(0, out);
+    spin.set_arg(1, dev.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 8u : 4096u);
+    expect_error([&] { dev.run(spin, NDRange::make({kSpinItems}, {64})); }, {"kernel 'spin' did not finish within 100 ms"});
+    auto start = std::chrono::steady_clock::now();
+    {
+      // The handles go in this order; the device is destroyed with the last.
+      Kernel dropped = std::move(spin);
+      Program dropped_program = std::move(spin_program);
+      Buffer dropped_out = std::move(out);
+      Device dropped_device = std::move(dev);
+    }
+    destroying = std::chrono::steady_clock::now() - start;
+  }
+  std::printf("destroying the device took %.3f s\n", destroying.count());
+  EXPECT_LT(destroying.count(), 2.0) << "~DeviceState waited for the kernel instead of at most the timeout";
 }
 
 TEST(QueueErrors, KernelOfAnotherDevice) {

@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -76,8 +78,12 @@ class RunTest : public ::testing::Test {
   void write(const std::string& name, const std::string& bytes) { std::ofstream(dir_ / name, std::ios::binary) << bytes; }
   std::string read(const std::string& name) const { return read_file(dir_ / name); }
 
-  RunResult run(const std::string& args) {
-    const std::string command = "cd '" + dir_.string() + "' && '" VKCL_RUN_PATH "' " + args +
+  // `kill_after_s`: nonzero runs it under coreutils' timeout, which kills it
+  // (exit status 137) if it has not ended by then: a hang fails the test
+  // instead of hanging it.
+  RunResult run(const std::string& args, int kill_after_s = 0) {
+    const std::string killer = kill_after_s ? "timeout -s KILL " + std::to_string(kill_after_s) + " " : "";
+    const std::string command = "cd '" + dir_.string() + "' && " + killer + "'" VKCL_RUN_PATH "' " + args +
                                 " < /dev/null > run.stdout 2> run.stderr";
     const int status = std::system(command.c_str());
     RunResult result;
@@ -265,6 +271,70 @@ TEST_F(RunTest, UnknownDeviceExitsOne) {
                     "--arg zeros:float:1 --arg local:256 --arg uint:64");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.err.starts_with("vkcl-run: error: selector='no-such-gpu' matches no Vulkan device")) << r.err;
+}
+
+// ---------------------------------------------------------------------------
+// Kernels that never end: --timeout ends the process, promptly and cleanly
+
+// How long a run that times out after 500 ms may take in all, device creation
+// and compilation included (about 1 s here); one that waits for the kernel
+// instead never ends, and is killed after kKillAfterS.
+constexpr double kHangBoundS = 60;
+constexpr int kKillAfterS = 120;
+
+constexpr const char* kHangKernels = R"(
+// Spins until *flag is nonzero, which the host never makes it: a volatile
+// load is a side effect, so the compiler must keep the loop. GPUs spin
+// forever; llvmpipe ends any loop after 65535 iterations (gallivm's loop
+// limiter), so there it is the grid's size that makes the run last (minutes).
+kernel void spin_forever(volatile global int* flag, global int* out) {
+  while (*flag == 0) {
+  }
+  if (get_global_id(0) == 0) out[0] = 1;
+}
+// A barrier reached by only part of the work-group (clc warns: "barrier may
+// be reached by only part of the work-group"), `rounds` times: undefined
+// behaviour in OpenCL C, which hangs a GPU whose barrier waits for every
+// work-item, and runs to the end on others (llvmpipe).
+kernel void partial_barrier(global int* out, int rounds) {
+  local int scratch[64];
+  for (int r = 0; r < rounds; ++r) {
+    if (get_local_id(0) < 16) barrier(CLK_LOCAL_MEM_FENCE);
+    scratch[get_local_id(0)] = r;
+  }
+  out[get_global_id(0)] = scratch[get_local_id(0)];
+}
+)";
+
+TEST_F(RunTest, KernelThatNeverEndsTimesOutAndExitsOne) {
+  write("hang.cl", kHangKernels);
+  const auto start = std::chrono::steady_clock::now();
+  // 2^22 work-items: about five minutes of llvmpipe on two cores.
+  RunResult r = run("hang.cl spin_forever --global 4194304 --local 64 --arg flag=zeros:int:1 --arg out=zeros:int:1 "
+                    "--timeout 500",
+                    kKillAfterS);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("spin_forever with --timeout 500: exit status %d after %.2f s\n", r.exit_code, seconds);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("vkcl-run: error: kernel 'spin_forever' did not finish within 500 ms"), std::string::npos) << r.err;
+  EXPECT_LT(seconds, kHangBoundS) << "the runner waited for the kernel (or the driver) after the timeout";
+}
+
+TEST_F(RunTest, BarrierReachedByPartOfTheWorkGroupEndsWithinTheTimeout) {
+  write("hang.cl", kHangKernels);
+  const auto start = std::chrono::steady_clock::now();
+  RunResult r = run("hang.cl partial_barrier --global 64 --local 64 --arg out=zeros:int:64 --arg rounds=int:100000000 "
+                    "--timeout 500",
+                    kKillAfterS);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("partial_barrier with --timeout 500: exit status %d after %.2f s\n", r.exit_code, seconds);
+  // Undefined behaviour: either it ends (0), or it hangs and the timeout
+  // ends the process (1) with the timeout's message; never anything else.
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.exit_code << "\n" << r.err;
+  if (r.exit_code == 1) {
+    EXPECT_NE(r.err.find("kernel 'partial_barrier' did not finish within 500 ms"), std::string::npos) << r.err;
+  }
+  EXPECT_LT(seconds, kHangBoundS);
 }
 
 // ---------------------------------------------------------------------------

@@ -51,7 +51,8 @@ DEVICE:
   --device <index|name>   The device to use (default: VKCL_DEVICE, else the
                           first discrete GPU, integrated, other GPU, then CPU)
   --list-devices          List the Vulkan devices, numbered as --device counts
-  --timeout <ms>          Give up on a run after this long (default 60000)
+  --timeout <ms>          Give up on a run after this long (default 60000):
+                          exit 1 at once, leaving the kernel to the driver
   --help                  Show this text
 
 The first line printed names the device used. Exit status: 0 on success; 1

@@ -6,9 +6,11 @@
 // may span lines, e.g. a compiler diagnostic); 2 the command line is wrong
 // (one line). Everything that only the command line can get wrong, including
 // argument names, kinds and sizes checked against the kernel's reflection, is
-// checked before anything runs.
+// checked before anything runs. A run that does not finish within --timeout
+// exits 1 at once, without waiting for the device (see exit_after_timeout).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -137,47 +139,26 @@ std::string microseconds(double us) {
   return text;
 }
 
-int run(int argc, char** argv) {
-  const CommandLine cl = parse_command_line(argc, argv);
-  if (cl.help) {
-    std::cout << kUsage;
-    return 0;
-  }
-  if (cl.list_devices) {
-    // Numbered as --device and VKCL_DEVICE count them, each with what it offers.
-    const std::vector<DeviceInfo> devices = Device::list();
-    for (const DeviceInfo& info : devices) std::cout << info.describe() << (info.describe().ends_with('\n') ? "" : "\n");
-    if (devices.empty()) std::cout << "no Vulkan devices\n";
-    return 0;
-  }
+// Ends the process at once after a wait timed out: the error printed,
+// stdout and stderr flushed, then std::_Exit(1). Not `return 1`: that would
+// destroy the Device (which then waits for the runaway work up to the timeout
+// once more before leaking it) and run the atexit handlers and static
+// destructors of the driver and the loader, which may wait for that work:
+// Mesa's util_queue atexit handler joins its threads, one of which may be the
+// one running the grid, and a GPU driver may wait for its queues to drain. A
+// kernel that never ends would then hang the runner forever. std::_Exit runs
+// none of that; the OS frees the memory, and the kernel driver tears down the
+// GPU context (stopping the kernel) when the process's device files close.
+[[noreturn]] void exit_after_timeout(const Error& e) {
+  std::cout.flush();
+  std::cerr << "vkcl-run: error: " << e.what() << "\n";
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
 
-  const fs::path input = cl.input;
-  const bool is_source = input.extension() == ".cl";
-  if (!is_source && input.extension() != ".spv")
-    throw UsageError{"input '" + cl.input + "' is neither OpenCL C (.cl) nor SPIR-V from clc (.spv)"};
-  if (!is_source && !cl.compile_flags.empty())
-    throw UsageError{"'" + cl.compile_flags.front() + "' applies only to .cl input, and '" + cl.input + "' is SPIR-V"};
-  std::string source;
-  if (is_source) {
-    source = read_file(input, "the kernel source");
-  } else {
-    read_file(input, "the module");  // a usage error for a missing file, before any device work
-    read_file(input.string() + ".reflection", "the reflection clc writes beside the module");
-  }
-  for (const OutputSpec& out : cl.outputs) {
-    const fs::path parent = fs::path(out.path).parent_path();
-    std::error_code error;
-    if (fs::is_directory(out.path, error)) throw UsageError{"'" + out.given + "': '" + out.path + "' is a directory"};
-    if (!parent.empty() && !fs::is_directory(parent, error))
-      throw UsageError{"'" + out.given + "': no directory '" + parent.string() + "'"};
-  }
-
-  DeviceOptions options;
-  options.selector = cl.device;
-  if (cl.timeout_ms) options.timeout = std::chrono::milliseconds(*cl.timeout_ms);
-  Device device = Device::create(options);
-  std::cout << "device: " << device.describe() << std::endl;
-
+// The part of a run that uses the device: build, set arguments, run, print.
+int run_kernel(const CommandLine& cl, Device& device, const fs::path& input, bool is_source, const std::string& source) {
   Program program = is_source ? build_program(device, source, cl.input, cl.compile) : Program(device, input);
   const auto& kernels = program.reflection().kernels;
   if (std::none_of(kernels.begin(), kernels.end(), [&](const KernelReflection& k) { return k.name == cl.kernel; })) {
@@ -262,6 +243,56 @@ int run(int argc, char** argv) {
               << microseconds(sorted.back()) << " (" << n << " run" << (n == 1 ? "" : "s") << ")\n";
   }
   return 0;
+}
+
+int run(int argc, char** argv) {
+  const CommandLine cl = parse_command_line(argc, argv);
+  if (cl.help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cl.list_devices) {
+    // Numbered as --device and VKCL_DEVICE count them, each with what it offers.
+    const std::vector<DeviceInfo> devices = Device::list();
+    for (const DeviceInfo& info : devices) std::cout << info.describe() << (info.describe().ends_with('\n') ? "" : "\n");
+    if (devices.empty()) std::cout << "no Vulkan devices\n";
+    return 0;
+  }
+
+  const fs::path input = cl.input;
+  const bool is_source = input.extension() == ".cl";
+  if (!is_source && input.extension() != ".spv")
+    throw UsageError{"input '" + cl.input + "' is neither OpenCL C (.cl) nor SPIR-V from clc (.spv)"};
+  if (!is_source && !cl.compile_flags.empty())
+    throw UsageError{"'" + cl.compile_flags.front() + "' applies only to .cl input, and '" + cl.input + "' is SPIR-V"};
+  std::string source;
+  if (is_source) {
+    source = read_file(input, "the kernel source");
+  } else {
+    read_file(input, "the module");  // a usage error for a missing file, before any device work
+    read_file(input.string() + ".reflection", "the reflection clc writes beside the module");
+  }
+  for (const OutputSpec& out : cl.outputs) {
+    const fs::path parent = fs::path(out.path).parent_path();
+    std::error_code error;
+    if (fs::is_directory(out.path, error)) throw UsageError{"'" + out.given + "': '" + out.path + "' is a directory"};
+    if (!parent.empty() && !fs::is_directory(parent, error))
+      throw UsageError{"'" + out.given + "': no directory '" + parent.string() + "'"};
+  }
+
+  DeviceOptions options;
+  options.selector = cl.device;
+  if (cl.timeout_ms) options.timeout = std::chrono::milliseconds(*cl.timeout_ms);
+  Device device = Device::create(options);
+  std::cout << "device: " << device.describe() << std::endl;
+
+  try {
+    return run_kernel(cl, device, input, is_source, source);
+  } catch (const Error& e) {
+    // Before `device` goes (see exit_after_timeout).
+    if (e.result() == VK_TIMEOUT) exit_after_timeout(e);
+    throw;
+  }
 }
 
 }  // namespace
