@@ -233,7 +233,9 @@ class LowerPointerSelection final : public Pass {
       if (g.opcode == Op::OpVariable && seen.insert(g.result_id).second) groups[roots.find(g.result_id)].push_back(g.result_id);
 
     std::map<uint32_t, Part> parts;
-    for (auto& [representative, members] : groups) {
+    for (auto& group : groups) {
+      // Not a structured binding: lambdas below capture it (clang 15 cannot capture bindings).
+      std::vector<uint32_t>& members = group.second;
       if (members.size() < 2) continue;
       std::sort(members.begin(), members.end());
       std::vector<VariableShape> shapes;
