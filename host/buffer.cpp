@@ -206,18 +206,9 @@ void run_transfer(DeviceState& dev, const std::string& what, const std::function
     DeviceState& dev;
     VkCommandBuffer cb = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
-    ~Owned() {
-      if (cb) dev.vk.vkFreeCommandBuffers(dev.device, dev.command_pool, 1, &cb);
-      if (fence) dev.vk.vkDestroyFence(dev.device, fence, nullptr);
-    }
+    ~Owned() { dev.recycle_submission_objects(cb, fence); }
   } owned{dev};
-  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  allocate.commandPool = dev.command_pool;
-  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocate.commandBufferCount = 1;
-  check(vk.vkAllocateCommandBuffers(dev.device, &allocate, &owned.cb), "vkAllocateCommandBuffers");
-  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  check(vk.vkCreateFence(dev.device, &fence_info, nullptr, &owned.fence), "vkCreateFence");
+  dev.take_submission_objects(owned.cb, owned.fence);
 
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;

@@ -249,7 +249,8 @@ std::shared_ptr<DeviceState> create_device(const DeviceOptions& options) {
   state->vk.vkGetDeviceQueue(state->device, state->queue_family, 0, &state->queue);
 
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  // RESET_COMMAND_BUFFER: finished command buffers are reset and reused.
+  pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool.queueFamilyIndex = state->queue_family;
   check(state->vk.vkCreateCommandPool(state->device, &pool, nullptr, &state->command_pool), "vkCreateCommandPool");
 
@@ -320,6 +321,46 @@ std::vector<std::string> DeviceState::still_running_after_timeout(VkFence except
   return names;
 }
 
+void DeviceState::take_submission_objects(VkCommandBuffer& command_buffer, VkFence& fence) {
+  if (!spare_command_buffers.empty()) {
+    command_buffer = spare_command_buffers.back();
+    spare_command_buffers.pop_back();
+  } else {
+    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocate.commandPool = command_pool;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    check(vk.vkAllocateCommandBuffers(device, &allocate, &command_buffer), "vkAllocateCommandBuffers");
+  }
+  if (!spare_fences.empty()) {
+    fence = spare_fences.back();
+    spare_fences.pop_back();
+    return;
+  }
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  check(vk.vkCreateFence(device, &fence_info, nullptr, &fence), "vkCreateFence");
+}
+
+void DeviceState::recycle_submission_objects(VkCommandBuffer command_buffer, VkFence fence) {
+  // A few of each cover any in-order use; more would only hold memory.
+  constexpr size_t kSpares = 8;
+  if (fence) {
+    forget_timeout(fence);
+    if (spare_fences.size() < kSpares && vk.vkResetFences(device, 1, &fence) == VK_SUCCESS)
+      spare_fences.push_back(fence);
+    else
+      vk.vkDestroyFence(device, fence, nullptr);
+  }
+  if (command_buffer) {
+    // Reset here rather than by the next vkBeginCommandBuffer: one whose
+    // recording an error cut short is still in the recording state.
+    if (spare_command_buffers.size() < kSpares && vk.vkResetCommandBuffer(command_buffer, 0) == VK_SUCCESS)
+      spare_command_buffers.push_back(command_buffer);
+    else
+      vk.vkFreeCommandBuffers(device, command_pool, 1, &command_buffer);
+  }
+}
+
 DeviceState::~DeviceState() {
   if (!device) return;
   // Only pending submissions can still run: every other one was waited for,
@@ -363,6 +404,9 @@ DeviceState::~DeviceState() {
   pending.clear();
   for (auto& destroy : retired) destroy();
   retired.clear();
+  for (VkFence fence : spare_fences) vk.vkDestroyFence(device, fence, nullptr);
+  spare_fences.clear();
+  spare_command_buffers.clear();  // freed with the pool
   if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
   pipeline_cache.reset();  // saves through the device, so before it goes
   vk.vkDestroyDevice(device, nullptr);

@@ -147,9 +147,7 @@ SubmissionState::~SubmissionState() {
     dev.pending.push_back({command_buffer, fence});
     return;
   }
-  if (fence) dev.forget_timeout(fence);
-  if (command_buffer) dev.vk.vkFreeCommandBuffers(dev.device, dev.command_pool, 1, &command_buffer);
-  if (fence) dev.vk.vkDestroyFence(dev.device, fence, nullptr);
+  dev.recycle_submission_objects(command_buffer, fence);
 }
 
 std::optional<std::string> timestamps_unavailable(const DeviceState& dev) {
@@ -169,9 +167,7 @@ void reap_pending(DeviceState& dev) {
     const VkResult status = dev.vk.vkGetFenceStatus(dev.device, p.fence);
     if (status == VK_NOT_READY) return false;
     if (status == VK_ERROR_DEVICE_LOST) dev.lost = true;
-    dev.forget_timeout(p.fence);
-    dev.vk.vkFreeCommandBuffers(dev.device, dev.command_pool, 1, &p.command_buffer);
-    dev.vk.vkDestroyFence(dev.device, p.fence, nullptr);
+    dev.recycle_submission_objects(p.command_buffer, p.fence);
     return true;
   });
   if (!dev.pending.empty()) return;
@@ -199,13 +195,7 @@ std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& devi
   }
 
   const VolkDeviceTable& vk = dev.vk;
-  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  allocate.commandPool = dev.command_pool;
-  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocate.commandBufferCount = 1;
-  check(vk.vkAllocateCommandBuffers(dev.device, &allocate, &state->command_buffer), "vkAllocateCommandBuffers");
-  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  check(vk.vkCreateFence(dev.device, &fence_info, nullptr, &state->fence), "vkCreateFence");
+  dev.take_submission_objects(state->command_buffer, state->fence);
   if (timestamps && !kernels.empty()) {
     auto pool = std::make_shared<TimestampPool>();
     pool->device = device;
