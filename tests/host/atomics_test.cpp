@@ -158,6 +158,9 @@ const char* model_name(MemoryModel model) { return model == MemoryModel::Vulkan 
 // would; GLSL450: compiled for a device without vulkanMemoryModel (through
 // VKCL_MODULE_CACHE like build_program) and run on this one.
 Program& program_for(const char* source, MemoryModel model) {
+  // The device first: statics are destroyed in reverse order, and these
+  // programs must go before it and before the driver's exit handlers.
+  test::device();
   static std::map<std::pair<const char*, MemoryModel>, Program> programs;
   if (auto it = programs.find({source, model}); it != programs.end()) return it->second;
   CompileOptions options;

@@ -191,6 +191,9 @@ constexpr uint32_t kSlotHalves = 16;
 constexpr uint32_t kWholeGroups = kLocalSize * 48;
 
 Program& program(bool with_double) {
+  // The device first: statics are destroyed in reverse order, and these
+  // programs must go before it and before the driver's exit handlers.
+  test::device();
   static std::array<std::optional<Program>, 2> programs;
   std::optional<Program>& p = programs[with_double ? 1 : 0];
   if (!p) {

@@ -26,6 +26,9 @@ namespace vkcl {
 namespace {
 
 Program& program(const char* source, OpenCLStd std = OpenCLStd::CL2_0) {
+  // The device first: statics are destroyed in reverse order, and these
+  // programs must go before it and before the driver's exit handlers.
+  test::device();
   static std::map<const char*, Program> programs;
   if (auto it = programs.find(source); it != programs.end()) return it->second;
   CompileOptions options;
@@ -329,6 +332,9 @@ __kernel void struct_table(__global const float* in, __global float* out, int n,
 )CL";
 
 Program& constant_program(bool optimize) {
+  // The device first: statics are destroyed in reverse order, and these
+  // programs must go before it and before the driver's exit handlers.
+  test::device();
   static std::map<bool, Program> programs;
   if (auto it = programs.find(optimize); it != programs.end()) return it->second;
   CompileOptions options;
