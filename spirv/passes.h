@@ -30,5 +30,6 @@ std::unique_ptr<Pass> make_remove_unused_globals();
 std::unique_ptr<Pass> make_forbid_fp_contraction();
 std::unique_ptr<Pass> make_lower_long_vectors();
 std::unique_ptr<Pass> make_declare_vulkan_module();
+std::unique_ptr<Pass> make_fold_identity_pointer_casts();
 
 }  // namespace vkcl::spirv

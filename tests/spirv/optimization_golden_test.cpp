@@ -239,5 +239,38 @@ TEST(LocalIndices, BenchmarkKernelsIndexLocalMemoryIn32Bits) {
     expect_32_bit_local_indices(compile(read_file(std::string(VKCL_SHADERS_DIR "/bench/") + name + ".cl")), name);
 }
 
+
+// NVIDIA's driver (580.159.04) crashes compiling an OpBitcast from one pointer
+// type to another of the same storage class and pointee, which half storage
+// made (a half* with ArrayStride, stored as ushort, cast to the ushort* that
+// vload_half reads through). fold_identity_pointer_casts removes them, at -O2
+// and at -O0 (where the SPIR-V optimizer does not run).
+TEST(FoldIdentityPointerCasts, HalfStorageHasNoCastBetweenEqualPointerTypes) {
+  const std::string source = read_file(VKCL_SHADERS_DIR "/corpus/type_half_storage.cl");
+  for (bool optimize : {true, false}) {
+    const std::vector<uint32_t> words = compile(source, optimize);
+    spirv::Module m = spirv::Module::parse(words);
+    std::unordered_map<uint32_t, uint32_t> type_of;
+    for (const spirv::Instruction& g : m.globals)
+      if (g.result_id && g.type_id) type_of[g.result_id] = g.type_id;
+    for (const spirv::Function& f : m.functions)
+      for (const spirv::Instruction& i : f.code)
+        if (i.result_id && i.type_id) type_of[i.result_id] = i.type_id;
+    size_t pointer_casts = 0;
+    for (const spirv::Function& f : m.functions)
+      for (const spirv::Instruction& i : f.code) {
+        if (i.opcode != spv::Op::OpBitcast || !m.storage_class_of(i.type_id)) continue;
+        ++pointer_casts;
+        const uint32_t from = type_of.at(i.word(0));
+        EXPECT_FALSE(m.storage_class_of(from) == m.storage_class_of(i.type_id) &&
+                     m.pointee_of(from) == m.pointee_of(i.type_id))
+            << "optimize=" << optimize << ": %" << i.result_id << " casts between equal pointer types\n"
+            << disassemble(words);
+      }
+    // At -O2 the kernel still stores a float through a uint pointer: casts are looked at.
+    if (optimize) EXPECT_GT(pointer_casts, 0u) << "optimize=" << optimize << "\n" << disassemble(words);
+  }
+}
+
 }  // namespace
 }  // namespace vkcl::testing
