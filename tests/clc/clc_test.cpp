@@ -224,6 +224,26 @@ TEST_F(ClcTest, SyntaxErrorNamesFileLineAndColumnAndWritesNothing) {
     EXPECT_EQ(entry.path().filename(), "bad.cl") << "left behind: " << entry.path();
 }
 
+TEST_F(ClcTest, ClangCrashIsAnErrorNotACrash) {
+  // clang 15 itself crashes on this malformed program (found by
+  // vkcl_compile_fuzzer: a kernel's first line lost in a comment); clc
+  // recovers, reports it and writes nothing.
+  write("crash.cl",
+        "// @check keys exaatomic_compare_exchange_strong(__global uint* keys) {\n"
+        "  __local uint s[256];\n"
+        "  const uint lid = get_local_id(0);\n"
+        "  const uint base = get_group_id(0) * 256;\n"
+        "  s[lid] = keys[base + lid];\n"
+        "  s[lid + 128] = keys[base + lid + 128];\n");
+  ClcRun run = clc("crash.cl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("crash.cl: error: internal compiler error while parsing; please report this input"),
+            std::string::npos)
+      << run.err;
+  EXPECT_FALSE(exists("crash.spv"));
+  EXPECT_FALSE(exists("crash.spv.reflection"));
+}
+
 TEST_F(ClcTest, FailureLeavesExistingOutputUntouched) {
   write("bad.cl", "kernel void k(global int* p) {\n  p[0] = 1\n}\n");
   write("out.spv", "previous");
