@@ -108,6 +108,24 @@ void check_kernel_module(const Module& module) {
                               &module.globals})
     for (const Instruction& inst : *section) check_uses(inst);
 
+  // Types are declared before they are used (SPIR-V 2.4), except through
+  // OpTypeForwardPointer: so no type contains itself, and the passes that
+  // walk types (layouts, sizes) always end.
+  std::unordered_set<uint32_t> declared, forward_pointers;
+  for (const Instruction& inst : module.globals) {
+    if (inst.opcode == Op::OpTypeForwardPointer && !inst.words.empty()) forward_pointers.insert(inst.words[0]);
+    if (is_type(inst.opcode) && inst.opcode != Op::OpTypeForwardPointer)
+      for (size_t i = 0; i < inst.words.size(); ++i) {
+        if (!inst.is_id[i]) continue;
+        const uint32_t used = inst.words[i];
+        auto definition = definitions.find(used);
+        if (definition != definitions.end() && is_type(definition->second) && !declared.count(used) &&
+            !forward_pointers.count(used))
+          fail("type %" + std::to_string(used) + " is used before its declaration", &inst);
+      }
+    if (inst.result_id) declared.insert(inst.result_id);
+  }
+
   std::unordered_set<uint32_t> function_ids;
   for (const Function& function : module.functions) {
     if (function.code.empty() || function.code.front().opcode != Op::OpFunction)

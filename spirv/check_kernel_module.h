@@ -16,6 +16,7 @@
 
 namespace vkcl::spirv {
 
+// Types must be declared before they are used (no type contains itself).
 // Throws CompileError("error: malformed Kernel SPIR-V: ...") naming the
 // first problem and the instruction it is in.
 void check_kernel_module(const Module& module);

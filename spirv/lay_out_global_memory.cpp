@@ -52,15 +52,23 @@ class LayOutGlobalMemory final : public Pass {
 
  private:
   static void check_not_packed(const Module& m, uint32_t type, const char* where) {
+    std::set<uint32_t> seen;
+    check_not_packed(m, type, where, seen);
+  }
+
+  // `seen`: a struct used many times over (nested, or by many members) is
+  // looked at once, not once per path to it.
+  static void check_not_packed(const Module& m, uint32_t type, const char* where, std::set<uint32_t>& seen) {
+    if (!seen.insert(type).second) return;
     const Instruction* t = m.find_global(type);
     if (t == nullptr) return;
     if (t->opcode == Op::OpTypeStruct) {
       if (m.has_decoration(type, spv::Decoration::CPacked))
         throw CompileError("error: the packed struct '" + m.name_of(type) + "' " + where +
                            " is not supported: Vulkan needs every member aligned");
-      for (uint32_t member : t->words) check_not_packed(m, member, where);
+      for (uint32_t member : t->words) check_not_packed(m, member, where, seen);
     } else if (t->opcode == Op::OpTypeArray || t->opcode == Op::OpTypeRuntimeArray) {
-      check_not_packed(m, t->word(0), where);
+      check_not_packed(m, t->word(0), where, seen);
     }
   }
 
