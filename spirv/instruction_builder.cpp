@@ -33,9 +33,11 @@ uint32_t InstructionBuilder::constant(uint32_t type, uint64_t bits) {
   const Instruction* t = m_.find_global(type);
   if (t == nullptr) throw CompileError("internal error: a constant of unknown type %" + std::to_string(type) + "\n");
   if (t->opcode != Op::OpTypeVector) return m_.constant_int(type, bits);  // also right for float types: the bits
-  const uint32_t component = m_.constant_int(t->word(0), bits);
+  // Read before constant_int, which may add to m_.globals and move *t.
+  const uint32_t component_type = t->word(0), count = t->word(1);
+  const uint32_t component = m_.constant_int(component_type, bits);
   Instruction composite(Op::OpConstantComposite, type, 0);
-  for (uint32_t i = 0; i < t->word(1); ++i) composite.id(component);
+  for (uint32_t i = 0; i < count; ++i) composite.id(component);
   for (const Instruction& g : m_.globals)
     if (g.opcode == composite.opcode && g.type_id == type && g.words == composite.words) return g.result_id;
   composite.result_id = m_.new_id();
