@@ -36,4 +36,7 @@ export LD_PRELOAD=$asan/keep_loaded.so VKCL_SANITIZER_KEEP_LOADED=libvulkan_lvp.
 export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0
 export LSAN_OPTIONS=suppressions=$root/tools/sanitizers/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --output-on-failure --timeout 900 -j "$(nproc)" -R "$asan_tests"
+# Left out: the test whose point is that a device running a kernel that
+# outlives the timeout is leaked on purpose rather than waited for.
+asan_excluded='^Queue\.DestroyingADeviceWhoseKernelOutlivesTheTimeoutDoesNotWaitForIt$'
+ctest --output-on-failure --timeout 900 -j "$(nproc)" -R "$asan_tests" -E "$asan_excluded"
