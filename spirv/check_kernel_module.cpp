@@ -68,6 +68,49 @@ std::vector<size_t> label_operands(const Instruction& inst) {
   return labels;
 }
 
+// Widths and counts SPIR-V allows, and operands that are types where a type
+// is meant: the passes compute sizes, shifts and masks from these.
+void check_type_shape(const Instruction& inst, const std::unordered_map<uint32_t, Op>& definitions) {
+  auto is_type_id = [&](uint32_t id) {
+    auto d = definitions.find(id);
+    return d != definitions.end() && is_type(d->second);
+  };
+  auto need = [&](bool ok, const std::string& what) {
+    if (!ok) fail(what, &inst);
+  };
+  switch (inst.opcode) {
+    case Op::OpTypeInt:
+      need(inst.words.size() == 2, "OpTypeInt needs a width and a signedness");
+      need(inst.words[0] == 8 || inst.words[0] == 16 || inst.words[0] == 32 || inst.words[0] == 64,
+           "an integer width of " + std::to_string(inst.words[0]) + " bits");
+      need(inst.words[1] <= 1, "a signedness other than 0 or 1");
+      break;
+    case Op::OpTypeFloat:
+      need(!inst.words.empty(), "OpTypeFloat needs a width");
+      need(inst.words[0] == 16 || inst.words[0] == 32 || inst.words[0] == 64,
+           "a floating-point width of " + std::to_string(inst.words[0]) + " bits");
+      break;
+    case Op::OpTypeVector: {
+      need(inst.words.size() == 2 && is_type_id(inst.words[0]), "a vector of something that is not a type");
+      const uint32_t n = inst.words[1];
+      need(n == 2 || n == 3 || n == 4 || n == 8 || n == 16, "a vector of " + std::to_string(n) + " components");
+      break;
+    }
+    case Op::OpTypeArray:
+    case Op::OpTypeRuntimeArray:
+      need(!inst.words.empty() && is_type_id(inst.words[0]), "an array of something that is not a type");
+      break;
+    case Op::OpTypeStruct:
+      for (uint32_t member : inst.words) need(is_type_id(member), "a struct member that is not a type");
+      break;
+    case Op::OpTypePointer:
+      need(inst.words.size() == 2 && is_type_id(inst.words[1]), "a pointer to something that is not a type");
+      break;
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
 void check_kernel_module(const Module& module) {
@@ -113,6 +156,7 @@ void check_kernel_module(const Module& module) {
   // walk types (layouts, sizes) always end.
   std::unordered_set<uint32_t> declared, forward_pointers;
   for (const Instruction& inst : module.globals) {
+    check_type_shape(inst, definitions);
     if (inst.opcode == Op::OpTypeForwardPointer && !inst.words.empty()) forward_pointers.insert(inst.words[0]);
     if (is_type(inst.opcode) && inst.opcode != Op::OpTypeForwardPointer)
       for (size_t i = 0; i < inst.words.size(); ++i) {

@@ -174,6 +174,7 @@ class Builder {
     if (t->opcode == Op::OpTypeVector) {
       s.count = t->word(1);
       t = m_.find_global(t->word(0));
+      if (t == nullptr) throw CompileError("internal error: a vector of an unknown type %" + std::to_string(type));
     }
     s.kind = t->opcode;
     if (t->opcode == Op::OpTypeInt || t->opcode == Op::OpTypeFloat) s.width = t->word(0);
