@@ -207,6 +207,9 @@ void check_kernel_module(const Module& module) {
           fail("a branch target or phi parent is not a block of this function", &inst);
       if (inst.opcode == Op::OpFunctionCall && (inst.words.empty() || !function_ids.count(inst.words[0])))
         fail("the callee is not a function", &inst);
+      if (inst.result_id && inst.opcode != Op::OpPhi)
+        for (size_t w = 0; w < inst.words.size(); ++w)
+          if (inst.is_id[w] && inst.words[w] == inst.result_id) fail("an instruction uses its own result", &inst);
       if (is_terminator(inst.opcode)) in_block = false;
     }
     if (in_block) fail("the last block of function %" + std::to_string(function.code.front().result_id) +

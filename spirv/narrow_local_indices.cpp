@@ -149,6 +149,9 @@ class FunctionIndices {
   // to be one; emits what it needs after `id`'s definition.
   uint32_t narrowed(uint32_t id) {
     if (auto it = narrowed_.find(id); it != narrowed_.end()) return it->second;
+    // Not known while it is being worked out: a malformed module whose `and`
+    // uses itself (found by the lowering fuzzer) ends here, not in a stack overflow.
+    narrowed_[id] = 0;
     uint32_t result = 0;
     const Instruction* def = definition(id);
     if (def != nullptr && int_width(id) == 64) {
