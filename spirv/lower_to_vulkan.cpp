@@ -67,7 +67,8 @@ VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const Lowe
   std::unique_ptr<spirv::Pass> passes[] = {
       spirv::make_lay_out_global_memory(),
       spirv::make_lower_opencl_std(),         spirv::make_lower_saturating_conversions(),
-      spirv::make_lower_rounding_modes(),     spirv::make_splat_select_conditions(),
+      spirv::make_lower_rounding_modes(),     spirv::make_lower_signed_remainders(),
+      spirv::make_splat_select_conditions(),
       spirv::make_strip_kernel_decorations(), spirv::make_rewrite_entry_points(),
       spirv::make_lower_kernel_arguments(),   spirv::make_lower_builtin_variables(),
       spirv::make_lower_program_scope_constants(), spirv::make_lower_pointer_selection(),

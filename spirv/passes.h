@@ -12,6 +12,7 @@ std::unique_ptr<Pass> make_lay_out_global_memory();
 std::unique_ptr<Pass> make_lower_opencl_std();
 std::unique_ptr<Pass> make_lower_saturating_conversions();
 std::unique_ptr<Pass> make_lower_rounding_modes();
+std::unique_ptr<Pass> make_lower_signed_remainders();
 std::unique_ptr<Pass> make_splat_select_conditions();
 std::unique_ptr<Pass> make_strip_kernel_decorations();
 std::unique_ptr<Pass> make_rewrite_entry_points();

@@ -1000,5 +1000,86 @@ TEST(Language, ClusteredReductionsNeedTheirFeature) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Signed remainders: C's truncating `%`, whose result takes the dividend's
+// sign, for every sign of either operand and the extreme values. Vulkan
+// leaves OpSRem undefined for negative operands (NVIDIA's driver differs
+// from lavapipe's there); spirv/lower_signed_remainders makes it defined.
+
+constexpr const char* kRemainderSource = R"CL(
+__kernel void remainders(__global int* a, __global const int* b, __global long* la, __global const long* lb,
+                         __global char4* ca, __global const char4* cb, __global short* sa, __global const short* sb) {
+  const size_t i = get_global_id(0);  // each remainder replaces its dividend
+  a[i] %= b[i];
+  la[i] %= lb[i];
+  ca[i] %= cb[i];  // vectors of char: no promotion to int
+  sa[i] = sa[i] % sb[i];
+}
+)CL";
+
+// Every pair of `dividends` x `divisors` but the one that overflows (MIN % -1).
+template <typename T>
+std::pair<std::vector<T>, std::vector<T>> remainder_operands() {
+  const T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  const std::vector<T> dividends = {lo, T(lo + 1), T(lo / 3), -7, -6, -5, -1, 0, 1, 5, 6, 7, T(hi / 3), T(hi - 1), hi};
+  const std::vector<T> divisors = {lo, T(lo + 1), -7, -5, -3, -2, -1, 1, 2, 3, 5, 7, T(hi - 1), hi};
+  std::vector<T> a, b;
+  for (T x : dividends)
+    for (T y : divisors)
+      if (!(x == lo && y == T(-1))) {
+        a.push_back(x);
+        b.push_back(y);
+      }
+  return {a, b};
+}
+
+TEST(Language, SignedRemainderTakesTheDividendsSign) {
+  const auto [a, b] = remainder_operands<int32_t>();
+  const auto [la, lb] = remainder_operands<int64_t>();
+  const auto [ca, cb] = remainder_operands<int8_t>();
+  const auto [sa, sb] = remainder_operands<int16_t>();
+  const size_t n = std::max({a.size(), la.size(), ca.size(), sa.size()});
+  // Each list repeated to n items; the char list to 4n, so every char4 lane sees every pair.
+  auto repeat = []<typename T>(const std::vector<T>& v, size_t count) {
+    std::vector<T> out(count);
+    for (size_t i = 0; i < count; ++i) out[i] = v[i % v.size()];
+    return out;
+  };
+  const std::vector<int32_t> ia = repeat(a, n), ib = repeat(b, n);
+  const std::vector<int64_t> ila = repeat(la, n), ilb = repeat(lb, n);
+  const std::vector<int8_t> ica = repeat(ca, 4 * n), icb = repeat(cb, 4 * n);
+  const std::vector<int16_t> isa = repeat(sa, n), isb = repeat(sb, n);
+
+  Kernel k = program(kRemainderSource).kernel("remainders");
+  Buffer r = buffer_of(ia), lr = buffer_of(ila), cr = buffer_of(ica), sr = buffer_of(isa);
+  Buffer divisors[] = {buffer_of(ib), buffer_of(ilb), buffer_of(icb), buffer_of(isb)};
+  k.set_arg("a", r);
+  k.set_arg("b", divisors[0]);
+  k.set_arg("la", lr);
+  k.set_arg("lb", divisors[1]);
+  k.set_arg("ca", cr);
+  k.set_arg("cb", divisors[2]);
+  k.set_arg("sa", sr);
+  k.set_arg("sb", divisors[3]);
+  test::device().run(k, NDRange::make({n}));
+
+  const std::vector<int32_t> got = r.read<int32_t>(n);
+  const std::vector<int64_t> lgot = lr.read<int64_t>(n);
+  const std::vector<int8_t> cgot = cr.read<int8_t>(4 * n);
+  const std::vector<int16_t> sgot = sr.read<int16_t>(n);
+  int wrong = 0;
+  auto check = [&](const char* type, auto x, auto y, auto result, auto want) {
+    if (result == want || ++wrong > 20) return;
+    ADD_FAILURE() << type << " " << int64_t(x) << " % " << int64_t(y) << " = " << int64_t(result) << ", expected "
+                  << int64_t(want);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    check("int", ia[i], ib[i], got[i], ia[i] % ib[i]);
+    check("long", ila[i], ilb[i], lgot[i], ila[i] % ilb[i]);
+    check("short", isa[i], isb[i], sgot[i], int16_t(isa[i] % isb[i]));
+  }
+  for (size_t i = 0; i < 4 * n; ++i) check("char", ica[i], icb[i], cgot[i], int8_t(ica[i] % icb[i]));
+}
+
 }  // namespace
 }  // namespace vkcl

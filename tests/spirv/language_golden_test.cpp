@@ -18,6 +18,7 @@
 //   async copies                   a barrier, no OpGroupAsyncCopy/OpTypeEvent
 //   sub-group collectives          OpGroupNonUniform* with the right group
 //                                  operation, capability and reflection feature
+//   signed remainders              OpUMod of magnitudes, never OpSRem/OpSMod
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -27,6 +28,7 @@
 
 #include "barrier_inspection.h"
 #include "compiler.h"
+#include "module.h"
 #include "reflection.h"
 
 namespace vkcl::testing {
@@ -103,6 +105,18 @@ const std::vector<std::string> kNoPointerChoice = {"OpPhi %_ptr_(Workgroup|Funct
 INSTANTIATE_TEST_SUITE_P(
     Language, LanguageGolden,
     ::testing::Values(
+        // 0. Signed remainders: Vulkan leaves OpSRem/OpSMod undefined for
+        // negative operands (lower_signed_remainders).
+        Golden{"SignedRemainderIsAnUnsignedRemainderOfMagnitudes",
+               R"(__kernel void k(__global int* i, __global long* l, __global char4* c, int d) {
+                    const size_t g = get_global_id(0);
+                    i[g] = i[g] % d;
+                    l[g] = l[g] % -1000;
+                    c[g] = c[g] % (char4)(3, -3, 5, -5);
+                  })",
+               {"OpUMod %uint ", "OpUMod %ulong ", "OpUMod %v4uchar "},
+               {"OpSRem", "OpSMod"},
+               {}},
         // 1. Pointers chosen at run time.
         Golden{"PingPongLocalArrays",
                R"(__kernel void k(__global float* out, int steps) {
@@ -378,6 +392,33 @@ INSTANTIATE_TEST_SUITE_P(
                      })",
                   {"cluster size", "compile-time constant"}}),
     [](const ::testing::TestParamInfo<ErrorCase>& info) { return std::string(info.param.name); });
+
+// Clang never emits OpSMod (C's % is OpSRem), but a Kernel module may hold
+// one: the translator's module for `a % b` with the opcode changed must lower
+// to OpUMod and validate, with no OpSMod left.
+TEST(SignedRemainders, KernelModuleOpSModIsLowered) {
+  CompileOptions options;
+  options.cl_std = OpenCLStd::CL1_2;
+  options.lower = false;
+  std::vector<uint32_t> words =
+      compile_opencl("__kernel void k(__global int* a, __global int* b) { a[get_global_id(0)] %= b[0]; }",
+                     "smod.cl", options)
+          .kernel_spirv;
+  size_t swapped = 0;
+  for (size_t at = 5; at < words.size(); at += words[at] >> 16)
+    if ((words[at] & 0xffff) == uint32_t(spv::Op::OpSRem)) {
+      words[at] = (words[at] & 0xffff0000u) | uint32_t(spv::Op::OpSMod);
+      ++swapped;
+    }
+  ASSERT_EQ(swapped, 1u);
+  for (bool optimize : {true, false}) {
+    LoweringOptions lowering;
+    lowering.optimize = optimize;
+    const std::string text = disassemble(lower_to_vulkan(words, lowering).words);
+    EXPECT_FALSE(contains(text, "OpSMod|OpSRem")) << text;
+    EXPECT_TRUE(contains(text, "OpUMod %uint ")) << text;
+  }
+}
 
 }  // namespace
 }  // namespace vkcl::testing

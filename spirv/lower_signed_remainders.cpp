@@ -1,0 +1,81 @@
+// lower_signed_remainders: OpSRem and OpSMod as unsigned remainders of
+// magnitudes, since Vulkan leaves them undefined for negative operands.
+//
+// OpenCL C's `%` on signed integers is C's: truncating, the sign of the
+// result follows the dividend, and SPIRV-LLVM-Translator emits it as OpSRem.
+// The Vulkan environment (appendix "Precision and Operation of SPIR-V
+// Instructions") makes OpSRem and OpSMod undefined when either operand is
+// negative, and drivers do differ: NVIDIA's gives other values for -7 % 5
+// than lavapipe's. So
+//   a srem b = sign(a) * (|a| umod |b|)
+//   a smod b = r + b where r = a srem b is nonzero and its sign differs from b's, else r
+// with |x| taken on the bits (x < 0 ? -x : x), which is right for the most
+// negative value too: its negation has the same bits, and as an unsigned
+// number that is its magnitude. A zero divisor stays undefined, as in C.
+// The result type is that of the original instruction (OpenCL modules only
+// have integer types of signedness 0, which OpUMod takes).
+#include <algorithm>
+
+#include "instruction_builder.h"
+#include "passes.h"
+
+namespace vkcl::spirv {
+namespace {
+
+// The bits of |x|, read as unsigned.
+uint32_t magnitude(InstructionBuilder& b, uint32_t x, uint32_t bools) {
+  const uint32_t type = b.type_of(x);
+  const uint32_t negative = b.op(Op::OpSLessThan, bools, {x, b.constant(type, 0)});
+  return b.op(Op::OpSelect, type, {negative, b.op(Op::OpSNegate, type, {x}), x});
+}
+
+uint32_t signed_remainder(InstructionBuilder& b, uint32_t type, uint32_t dividend, uint32_t divisor) {
+  const uint32_t bools = b.bool_type(b.shape(type).count);
+  const uint32_t r = b.op(Op::OpUMod, type, {magnitude(b, dividend, bools), magnitude(b, divisor, bools)});
+  const uint32_t negative = b.op(Op::OpSLessThan, bools, {dividend, b.constant(type, 0)});
+  return b.op(Op::OpSelect, type, {negative, b.op(Op::OpSNegate, type, {r}), r});
+}
+
+uint32_t signed_modulo(InstructionBuilder& b, uint32_t type, uint32_t dividend, uint32_t divisor) {
+  const uint32_t bools = b.bool_type(b.shape(type).count);
+  const uint32_t zero = b.constant(type, 0);
+  const uint32_t r = signed_remainder(b, type, dividend, divisor);
+  const uint32_t signs_differ = b.op(Op::OpLogicalNotEqual, bools, {b.op(Op::OpSLessThan, bools, {r, zero}),
+                                                                    b.op(Op::OpSLessThan, bools, {divisor, zero})});
+  const uint32_t adjust = b.op(Op::OpLogicalAnd, bools, {signs_differ, b.op(Op::OpINotEqual, bools, {r, zero})});
+  return b.op(Op::OpSelect, type, {adjust, b.op(Op::OpIAdd, type, {r, divisor}), r});
+}
+
+class LowerSignedRemainders final : public Pass {
+ public:
+  std::string_view name() const override { return "lower_signed_remainders"; }
+
+  void run(Module& m, LoweringContext&) override {
+    for (Function& f : m.functions) {
+      const bool any = std::any_of(f.code.begin(), f.code.end(), [](const Instruction& i) {
+        return i.opcode == Op::OpSRem || i.opcode == Op::OpSMod;
+      });
+      if (!any) continue;
+      ValueTypes types = value_types(m, f);
+      std::vector<Instruction> code;
+      code.reserve(f.code.size());
+      InstructionBuilder b(m, types, code);
+      for (Instruction& i : f.code) {
+        if (i.opcode == Op::OpSRem) {
+          b.finish(signed_remainder(b, i.type_id, i.word(0), i.word(1)), i.result_id);
+        } else if (i.opcode == Op::OpSMod) {
+          b.finish(signed_modulo(b, i.type_id, i.word(0), i.word(1)), i.result_id);
+        } else {
+          code.push_back(std::move(i));
+        }
+      }
+      f.code = std::move(code);
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> make_lower_signed_remainders() { return std::make_unique<LowerSignedRemainders>(); }
+
+}  // namespace vkcl::spirv
