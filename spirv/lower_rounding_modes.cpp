@@ -17,7 +17,16 @@
 //     also turns an infinity into the largest finite value and 0 into the
 //     smallest subnormal, as the modes ask). A result the integer type cannot
 //     hold (2^31 from INT_MAX, an infinity from an int beyond half's range)
-//     lies beyond the operand by definition.
+//     lies beyond the operand by definition. A half result of a narrowing
+//     goes back to float by integer instructions on its bits (then to double
+//     by OpFConvert, exact), not by OpFConvert of the half: a driver may fold
+//     the round trip OpFConvert(OpFConvert(x)) to x, and NVIDIA's (driver
+//     580, H100) behaved as if it did for float to half and back: no result
+//     was ever corrected. Double to float and back is left to OpFConvert,
+//     which came out right there. The half's bits go through a 16-bit
+//     integer, as the one-ulp step's already did, so the module needs
+//     nothing new (Int16, shaderInt16, as before) besides FindUMsb on 32-bit
+//     integers.
 //   - RTE on these, conversions that are exact (widening, integers that
 //     every value of fit in the float type), and integer-to-integer
 //     conversions: the decoration is only dropped. RTE is then the device's
@@ -110,13 +119,60 @@ uint32_t directed_from_integer(InstructionBuilder& b, const Instruction& convers
   }
 }
 
+// The half (scalar or vector) `half` as a float of the same count, exactly,
+// by integer instructions on its bits: sign, exponent rebiased (15 to 127;
+// 31, infinity and NaN, to 255 with the fraction kept, so a NaN stays one)
+// and fraction shifted to float's 23 bits; a subnormal (m * 2^-24, m of 10
+// bits) normalised with FindUMsb (leading one at bit p: exponent p - 24,
+// the bits below it the fraction). Every half is a normal float, so a
+// device that flushes float subnormals still gets every value.
+uint32_t widen_half_bits(InstructionBuilder& b, uint32_t half) {
+  const uint32_t count = b.shape(b.type_of(half)).count;
+  const uint32_t u16 = b.int_type(16, count), u32 = b.int_type(32, count), bools = b.bool_type(count);
+  const auto k = [&](uint64_t bits) { return b.constant(u32, bits); };
+  const uint32_t h = b.op(Op::OpUConvert, u32, {b.op(Op::OpBitcast, u16, {half})});
+  const uint32_t sign = b.op(Op::OpShiftLeftLogical, u32, {b.op(Op::OpBitwiseAnd, u32, {h, k(0x8000)}), k(16)});
+  const uint32_t exponent =
+      b.op(Op::OpBitwiseAnd, u32, {b.op(Op::OpShiftRightLogical, u32, {h, k(10)}), k(0x1f)});
+  const uint32_t fraction = b.op(Op::OpBitwiseAnd, u32, {h, k(0x3ff)});
+  // Normal, infinity, NaN.
+  const uint32_t wide_exponent = b.op(Op::OpSelect, u32,
+                                      {b.op(Op::OpIEqual, bools, {exponent, k(31)}), k(255),
+                                       b.op(Op::OpIAdd, u32, {exponent, k(127 - 15)})});
+  const uint32_t normal = b.op(Op::OpBitwiseOr, u32,
+                               {b.op(Op::OpShiftLeftLogical, u32, {wide_exponent, k(23)}),
+                                b.op(Op::OpShiftLeftLogical, u32, {fraction, k(23 - 10)})});
+  // Subnormal (FindUMsb of 0 is -1: shifts stay below 32, and the zero case is selected away).
+  const uint32_t msb = b.glsl(GLSLstd450FindUMsb, u32, {fraction});
+  const uint32_t subnormal = b.op(
+      Op::OpBitwiseOr, u32,
+      {b.op(Op::OpShiftLeftLogical, u32, {b.op(Op::OpIAdd, u32, {msb, k(127 - 24)}), k(23)}),
+       b.op(Op::OpBitwiseAnd, u32,
+            {b.op(Op::OpShiftLeftLogical, u32, {fraction, b.op(Op::OpISub, u32, {k(23), msb})}), k(0x7fffff)})});
+  const uint32_t tiny = b.op(Op::OpSelect, u32,
+                             {b.op(Op::OpIEqual, bools, {fraction, k(0)}), k(0), subnormal});
+  const uint32_t magnitude =
+      b.op(Op::OpSelect, u32, {b.op(Op::OpIEqual, bools, {exponent, k(0)}), tiny, normal});
+  return b.op(Op::OpBitcast, b.float_type(32, count), {b.op(Op::OpBitwiseOr, u32, {sign, magnitude})});
+}
+
 // A narrowing float-to-float conversion under a directed mode.
 uint32_t directed_narrowing(InstructionBuilder& b, const Instruction& conversion, Mode mode) {
   const uint32_t x = conversion.word(0);
   const uint32_t wide_type = b.type_of(x), narrow_type = conversion.type_id;
-  const uint32_t bools = b.bool_type(b.shape(wide_type).count);
+  const Shape wide = b.shape(wide_type), narrow = b.shape(narrow_type);
+  const uint32_t bools = b.bool_type(wide.count);
   const uint32_t rounded = b.op(Op::OpFConvert, narrow_type, {x});
-  const uint32_t back = b.op(Op::OpFConvert, wide_type, {rounded});  // exact
+  // Back in the wide type, exactly. From half, on the bits: a driver may
+  // fold OpFConvert(OpFConvert(x)) to x (as NVIDIA's appears to for float to
+  // half and back), which would make every comparison below find no difference.
+  uint32_t back;
+  if (narrow.width == 16) {
+    back = widen_half_bits(b, rounded);
+    if (wide.width != 32) back = b.op(Op::OpFConvert, wide_type, {back});  // float to double: exact
+  } else {
+    back = b.op(Op::OpFConvert, wide_type, {rounded});
+  }
   // Ordered comparisons: false for NaN, which stays as it is.
   const uint32_t negative = b.op(Op::OpFOrdLessThan, bools, {x, b.float_constant(wide_type, 0.0)});
   switch (mode) {

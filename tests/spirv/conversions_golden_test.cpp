@@ -14,10 +14,13 @@
 #include <regex>
 #include <spirv-tools/libspirv.hpp>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "barrier_inspection.h"
 #include "compiler.h"
+#include "module.h"
 
 namespace vkcl::testing {
 namespace {
@@ -189,6 +192,65 @@ INSTANTIATE_TEST_SUITE_P(
                   })",
                {"OpBranchConditional"},
                {"OpTypeInt (3|5|21|33) "}}));
+
+// A narrowing to half with a directed mode is corrected by comparing the
+// rounded half, back in the wide type, with the operand. That back-conversion
+// must not be an OpFConvert of the half: a driver may fold
+// OpFConvert(OpFConvert(x)) to x (NVIDIA's behaved so), and then nothing is
+// ever corrected, which a device that keeps the round trip (lavapipe) cannot
+// show. So no module may convert a half to a wider float at all, and the
+// rounded half must reach the comparison through its bits (OpBitcast).
+TEST(ConversionsGolden, NarrowingToHalfIsNotComparedThroughAFloatConversionOfTheHalf) {
+  const std::string source = R"(#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    __kernel void k(__global const float* f, __global const float4* f4, __global const double* d,
+                    __global half* out, __global half4* out4) {
+      const size_t i = get_global_id(0);
+      out[3 * i] = convert_half_rtz(f[i]);
+      out[3 * i + 1] = convert_half_rtp(f[i]);
+      out[3 * i + 2] = convert_half_rtn(d[i]);
+      out4[i] = convert_half4_rtz(f4[i]);
+    })";
+  for (bool optimize : {false, true}) {
+    SCOPED_TRACE(optimize ? "-O2" : "-O0");
+    CompileOptions options;
+    options.cl_std = OpenCLStd::CL1_2;
+    options.optimize = optimize;
+    const std::vector<uint32_t> words = compile_opencl(source, "conversions.cl", options).module.words;
+    spirv::Module m = spirv::Module::parse(words);
+    std::unordered_set<uint32_t> half_types;
+    for (const spirv::Instruction& g : m.globals) {
+      if (g.opcode == spv::Op::OpTypeFloat && g.word(0) == 16) half_types.insert(g.result_id);
+      if (g.opcode == spv::Op::OpTypeVector && half_types.count(g.word(0))) half_types.insert(g.result_id);
+    }
+    std::unordered_map<uint32_t, uint32_t> type_of;
+    std::unordered_set<uint32_t> narrowed;  // results of OpFConvert to half
+    int bitcasts_of_narrowed = 0;
+    for (const spirv::Function& f : m.functions)
+      for (const spirv::Instruction& i : f.code)
+        if (i.result_id && i.type_id) type_of[i.result_id] = i.type_id;
+    for (const spirv::Function& f : m.functions) {
+      for (const spirv::Instruction& i : f.code) {
+        if (i.opcode == spv::Op::OpFConvert && half_types.count(i.type_id)) narrowed.insert(i.result_id);
+        if (i.opcode == spv::Op::OpBitcast && narrowed.count(i.word(0))) ++bitcasts_of_narrowed;
+        if (i.opcode == spv::Op::OpFConvert && !half_types.count(i.type_id)) {
+          const auto operand_type = type_of.find(i.word(0));
+          EXPECT_FALSE(narrowed.count(i.word(0)) ||
+                       (operand_type != type_of.end() && half_types.count(operand_type->second)))
+              << "an OpFConvert of a half (%" << i.word(0) << ") to %" << i.type_id
+              << ", which a driver may fold with the narrowing, in:\n" << disassemble(words);
+        }
+      }
+    }
+    if (!optimize) {  // at -O2 the optimizer may merge the two narrowings of f[i]
+      EXPECT_EQ(narrowed.size(), 4u) << disassemble(words);
+      // Each narrowing's result is read as bits: for the comparison and for the one-ulp step.
+      EXPECT_EQ(bitcasts_of_narrowed, 8) << disassemble(words);
+    } else {
+      EXPECT_GE(narrowed.size(), 1u) << disassemble(words);
+    }
+  }
+}
 
 }  // namespace
 }  // namespace vkcl::testing
