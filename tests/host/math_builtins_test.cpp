@@ -313,6 +313,22 @@ T fmax_reference(T x, T y) {
   return std::fmax(x, y);
 }
 
+// The other zero where x and y are zeros of opposite signs, else exact(x,
+// y): an alternative for fmax, fmin, maxmag and minmag. OpenCL C's fmin and
+// fmax "behave as defined by C99" (and the spec compares them with IEEE
+// 754-2008 minNum/maxNum); C99 F.9.9.2 only calls it ideal that fmax(-0, +0)
+// be +0, and minNum/maxNum leave the sign of a zero result from (+0, -0)
+// unspecified. maxmag and minmag are fmax and fmin where |x| == |y|. So for
+// (+0, -0) and (-0, +0) either zero is right (lavapipe gives the host's,
+// NVIDIA's H100 driver the other); everything else stays bit for bit.
+template <typename T>
+std::function<T(T, T, T)> either_zero_of_opposite_zeros(T (*exact)(T, T)) {
+  return [exact](T x, T y, T) {
+    const T r = exact(x, y);
+    return x == 0 && y == 0 && std::signbit(x) != std::signbit(y) ? -r : r;
+  };
+}
+
 template <typename T>
 T maxmag_reference(T x, T y) {
   if (std::fabs(x) > std::fabs(y)) return x;
@@ -417,19 +433,24 @@ std::vector<Function<T>> functions() {
   f.push_back(exact2<T>("copysign", [](T x, T y) { return std::copysign(x, y); }));
   f.push_back(exact2<T>("fdim", [](T x, T y) { return std::fdim(x, y); }));
   f.push_back(exact2<T>("nextafter", [](T x, T y) { return std::nextafter(x, y); }));
-  f.push_back(exact2<T>("maxmag", maxmag_reference<T>));
-  f.push_back(exact2<T>("minmag", minmag_reference<T>));
+  {
+    auto maxmag = exact2<T>("maxmag", maxmag_reference<T>);
+    auto minmag = exact2<T>("minmag", minmag_reference<T>);
+    maxmag.alternative = either_zero_of_opposite_zeros<T>(maxmag_reference<T>);
+    minmag.alternative = either_zero_of_opposite_zeros<T>(minmag_reference<T>);
+    f.push_back(maxmag);
+    f.push_back(minmag);
+  }
   f.push_back(exact2<T>("fmod", [](T x, T y) { return std::fmod(x, y); }));
   f.push_back(exact2<T>("remainder", [](T x, T y) { return std::remainder(x, y); }));
   f.push_back(exact2<T>("step", [](T edge, T x) { return x < edge ? T(0) : T(1); }));
   f.push_back(exact3<T>("fma", [](T x, T y, T z) { return std::fma(x, y, z); }));
   {
-    // fmin/fmax: zeros of either sign are equal, so either is right for (+0, -0).
+    // fmin/fmax: either zero for (+0, -0), as for maxmag/minmag.
     auto fmin = exact2<T>("fmin", fmin_reference<T>);
     auto fmax = exact2<T>("fmax", fmax_reference<T>);
-    fmin.adapt = fmax.adapt = [](T& x, T& y, T&) {
-      if (x == 0 && y == 0) y = x;
-    };
+    fmin.alternative = either_zero_of_opposite_zeros<T>(fmin_reference<T>);
+    fmax.alternative = either_zero_of_opposite_zeros<T>(fmax_reference<T>);
     f.push_back(fmin);
     f.push_back(fmax);
   }
