@@ -36,11 +36,32 @@ void sizes(__global const uint* in, __global uint* out) {
 __kernel void unconstrained(__global uint* out) { out[get_global_id(0)] = get_global_id(0) + 1; }
 )CL";
 
-Program build(uint32_t size) {
+// Every size the tests here build kSource for, on any device: the powers of
+// two up to 128 (Vulkan's sub-group sizes are powers of two, at most 128)
+// and, from 4 on, the number below each (max_size - 1, no power of two).
+// Which of them a test runs depends on the device's sub-group sizes, but a
+// GPU run of a build without the compiler only replays the modules a run on
+// lavapipe recorded in VKCL_MODULE_CACHE (tools/gpu-bundle.sh): so build()
+// first compiles the module of every size here, and the recording run keeps
+// them all, whichever this device needs.
+const std::vector<uint32_t> kSizes = {1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128};
+
+CompileOptions options_for(uint32_t size) {
   CompileOptions options;
   options.cl_std = OpenCLStd::CL2_0;
   options.defines = {"SIZE=" + std::to_string(size)};
-  return build_program(test::device(), kSource, "sub_group_size.cl", options);
+  return options;
+}
+
+Program build(uint32_t size) {
+  static const bool every_size_compiled = [] {
+    for (uint32_t n : kSizes) compile_module_for(test::device().features(), kSource, "sub_group_size.cl", options_for(n));
+    return true;
+  }();
+  (void)every_size_compiled;
+  if (std::ranges::find(kSizes, size) == kSizes.end())
+    ADD_FAILURE() << "sub-group size " << size << " is not in kSizes: a run elsewhere would not have recorded it";
+  return build_program(test::device(), kSource, "sub_group_size.cl", options_for(size));
 }
 
 bool is_lavapipe() { return test::device().name().find("llvmpipe") != std::string::npos; }
@@ -115,8 +136,16 @@ TEST(SubGroupSize, RequiredSizeIsTheSubGroupSize) {
 }
 
 TEST(SubGroupSize, SizeTheDeviceCannotHonourIsRefusedNamingTheSizes) {
-  // Beyond the largest size the device has (lavapipe: 16, where it has 8..8).
-  const uint32_t n = std::max({2 * control().max_size, 2 * test::device().info().subgroup_size, 2u});
+  // The smallest power of two in kSizes beyond the largest size the device
+  // has (lavapipe: 16, where it has 8..8), else any power of two there it
+  // cannot require.
+  const uint32_t largest = std::max(control().max_size, test::device().info().subgroup_size);
+  uint32_t n = 0;
+  for (uint32_t m = 1; m <= 128 && n == 0; m *= 2)
+    if (m > largest && !control().refusal(m).empty()) n = m;
+  for (uint32_t m = 1; m <= 128 && n == 0; m *= 2)
+    if (!control().refusal(m).empty()) n = m;
+  if (n == 0) GTEST_SKIP() << "the device can require every sub-group size from 1 to 128";
   Program program = build(n);  // the module loads; the kernel is refused
   const std::string why = control().refusal(n);
   ASSERT_FALSE(why.empty());
@@ -127,7 +156,8 @@ TEST(SubGroupSize, SizeTheDeviceCannotHonourIsRefusedNamingTheSizes) {
   } else {
     test::expect_error([&] { program.kernel("sizes"); }, {size, why});
   }
-  // A size that is no power of two, where the range would allow it.
+  // A size that is no power of two, where the range would allow it (max_size
+  // is a power of two up to 128, so max_size - 1 is in kSizes).
   if (control().supported && control().feature && control().max_size > 2) {
     Program odd = build(control().max_size - 1);
     test::expect_error([&] { odd.kernel("sizes"); }, {"requires sub-group size " + std::to_string(control().max_size - 1),
