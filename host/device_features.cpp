@@ -66,7 +66,15 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
                                               size_control_.supported ? &size_control : nullptr};
-  VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  // Float controls: core in 1.2, else VK_KHR_shader_float_controls, which
+  // the list above enables wherever it is offered (a DenormPreserve mode is
+  // only legal on a device created with it).
+  const bool float_controls = core12 || has_extension(VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME);
+  VkPhysicalDeviceFloatControlsProperties float_controls_properties{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES, &subgroup};
+  VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                          float_controls ? static_cast<void*>(&float_controls_properties)
+                                                         : static_cast<void*>(&subgroup)};
   vkGetPhysicalDeviceProperties2(physical, &properties2);
   if (size_control_.supported) {
     size_control_.feature = subgroup_size_control_.subgroupSizeControl;
@@ -117,6 +125,31 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
     s.shader_buffer_int64_atomics = atomic_int64_.shaderBufferInt64Atomics;
     s.shader_shared_int64_atomics = atomic_int64_.shaderSharedInt64Atomics;
     s.subgroup_extended_types = s.subgroup_basic && subgroup_extended_types_.shaderSubgroupExtendedTypes;
+  }
+  if (float_controls) {
+    // The widths whose subnormals the device can preserve. Where it cannot
+    // set denormal behaviour for each width on its own
+    // (denormBehaviorIndependence), an entry point must give the widths tied
+    // together one mode (VUID-RuntimeSpirv-denormBehaviorIndependence-06289,
+    // -06290), so each tied width a module could use (its type is enabled)
+    // is offered only where all of them are.
+    const VkPhysicalDeviceFloatControlsProperties& fc = float_controls_properties;
+    bool f16 = s.shader_float16 && fc.shaderDenormPreserveFloat16;
+    bool f32 = fc.shaderDenormPreserveFloat32;
+    bool f64 = s.shader_float64 && fc.shaderDenormPreserveFloat64;
+    if (fc.denormBehaviorIndependence == VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_32_BIT_ONLY) {
+      const bool tied = (f16 || !s.shader_float16) && (f64 || !s.shader_float64);
+      f16 = f16 && tied;
+      f64 = f64 && tied;
+    } else if (fc.denormBehaviorIndependence == VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE) {
+      const bool tied = f32 && (f16 || !s.shader_float16) && (f64 || !s.shader_float64);
+      f16 = f16 && tied;
+      f32 = f32 && tied;
+      f64 = f64 && tied;
+    }
+    s.denorm_preserve_float16 = f16;
+    s.denorm_preserve_float32 = f32;
+    s.denorm_preserve_float64 = f64;
   }
 }
 

@@ -1,7 +1,9 @@
 // Which ModuleFeatures a physical device has, and the structures that enable
 // them at device creation: Vulkan 1.1/1.2 core structures where the device
 // and instance are 1.2 or newer, else the KHR extension structures; and the
-// sub-group size control of Vulkan 1.3 or VK_EXT_subgroup_size_control.
+// sub-group size control of Vulkan 1.3 or VK_EXT_subgroup_size_control; and
+// which float widths' subnormals the device can preserve (float controls,
+// Vulkan 1.2 or VK_KHR_shader_float_controls, enabled wherever offered).
 #pragma once
 
 #include <volk.h>

@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "pipeline_cache.h"
+#include "preserve_denormals.h"
 #include "vkcl/device.h"
 #include "vkcl/kernel.h"
 
@@ -129,12 +130,17 @@ std::shared_ptr<detail::ProgramState> Program::create_state(const std::shared_pt
     check_reflection(k);
   }
 
+  // The module as written, with DenormPreserve where the device keeps
+  // subnormals and the program allows no flushing (preserve_denormals.h).
+  const std::vector<uint32_t> code =
+      detail::preserve_denormals(words, detail::denorm_preserve_widths(dev->features, reflection));
+
   auto state = std::make_shared<detail::ProgramState>();
   state->device = dev;
   state->reflection = std::move(reflection);
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = words.size() * 4;
-  info.pCode = words.data();
+  info.codeSize = code.size() * 4;
+  info.pCode = code.data();
   detail::check(dev->vk.vkCreateShaderModule(dev->device, &info, nullptr, &state->module), "vkCreateShaderModule");
   dev->check_validation("shader module creation");
   return state;

@@ -100,6 +100,8 @@ std::string module_cache_key(std::string_view source, std::string_view file_name
   hash.add("vkcl-module-key 1").add(source).add(file_name).add(static_cast<int>(options.cl_std));
   hash.add(options.optimize).add(static_cast<int>(options.memory_model)).add(options.vulkan_device_scope);
   hash.add(options.lower);
+  // Only when given, so that the keys of modules built without it stay as they were.
+  if (options.denorms_are_zero) hash.add("-cl-denorms-are-zero");
   for (const std::string& define : options.defines) hash.add("-D").add(define);
   for (const std::string& dir : options.include_dirs) hash.add("-I").add(dir);
   char text[17];

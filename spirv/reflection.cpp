@@ -49,6 +49,9 @@ constexpr std::pair<std::string_view, bool ModuleFeatures::*> kFeatureNames[] = 
     {"subgroup_extended_types", &ModuleFeatures::subgroup_extended_types},
     {"shader_buffer_int64_atomics", &ModuleFeatures::shader_buffer_int64_atomics},
     {"shader_shared_int64_atomics", &ModuleFeatures::shader_shared_int64_atomics},
+    {"denorm_preserve_float16", &ModuleFeatures::denorm_preserve_float16},
+    {"denorm_preserve_float32", &ModuleFeatures::denorm_preserve_float32},
+    {"denorm_preserve_float64", &ModuleFeatures::denorm_preserve_float64},
 };
 
 template <typename Enum, size_t N>
@@ -134,6 +137,7 @@ std::string serialize(const ModuleReflection& reflection) {
   out << kHeader << '\n';
   for (const auto& [name, member] : kFeatureNames)
     if (reflection.features.*member) out << "feature " << name << '\n';
+  if (reflection.denorms_are_zero) out << "denorms_are_zero\n";
   for (const KernelReflection& k : reflection.kernels) {
     out << "kernel " << k.name << '\n';
     out << "push_constant_size " << k.push_constant_size << '\n';
@@ -178,6 +182,10 @@ ModuleReflection parse_reflection(std::string_view text) {
                              [&](const auto& f) { return f.first == p.word(1); });
       if (it == std::end(kFeatureNames)) p.fail("unknown feature '" + p.word(1) + "'");
       result.features.*(it->second) = true;
+    } else if (key == "denorms_are_zero") {
+      p.expect_fields(1);
+      if (kernel) p.fail("'denorms_are_zero' inside a kernel (it is about the whole module)");
+      result.denorms_are_zero = true;
     } else if (key == "kernel") {
       p.expect_fields(2);
       if (kernel) p.fail("'kernel' before the previous kernel's 'end'");

@@ -90,6 +90,13 @@ struct ModuleFeatures {
   bool subgroup_extended_types = false;  // 8/16/64-bit integers and half in them (shaderSubgroupExtendedTypes)
   bool shader_buffer_int64_atomics = false;  // 64-bit integer atomics on global memory (Int64Atomics)
   bool shader_shared_int64_atomics = false;  // 64-bit integer atomics on local memory (Int64Atomics)
+  // The device can keep subnormals of that width (VkPhysicalDeviceFloatControlsProperties::
+  // shaderDenormPreserveFloat16/32/64), so that a module may declare the DenormPreserve
+  // execution mode. clc never asks for these: the runtime adds the mode where the device
+  // has them (host/preserve_denormals.h); withholding them keeps modules as written.
+  bool denorm_preserve_float16 = false;
+  bool denorm_preserve_float32 = false;
+  bool denorm_preserve_float64 = false;
 };
 
 // The names, as the text format spells them, of the features `needed` has and `available` lacks.
@@ -99,6 +106,10 @@ ModuleFeatures without(ModuleFeatures features, const ModuleFeatures& removed);
 
 struct ModuleReflection {
   ModuleFeatures features;
+  // Built with -cl-denorms-are-zero: subnormal floats and doubles may be
+  // flushed to zero, so the runtime leaves the device's default denormal
+  // behaviour in place rather than asking it to preserve them.
+  bool denorms_are_zero = false;
   std::vector<KernelReflection> kernels;
 
   const KernelReflection* find_kernel(std::string_view kernel_name) const;
@@ -108,6 +119,7 @@ struct ModuleReflection {
 // names never contain spaces (OpenCL C identifiers).
 //   vkcl-reflection 1
 //   feature <name>                      one line per required feature
+//   denorms_are_zero                    only when built with -cl-denorms-are-zero
 //   kernel <name>
 //   push_constant_size <bytes>
 //   reqd_work_group_size <x> <y> <z>

@@ -161,6 +161,17 @@ TEST_F(ClcTest, DeviceScopeFlagChoosesDeviceOrQueueFamilyAndTheFeatureFollows) {
   EXPECT_NE(read("device.spv"), read("queue.spv"));
 }
 
+TEST_F(ClcTest, DenormsAreZeroIsRecordedInTheReflectionOnly) {
+  write("k.cl", "kernel void k(global float* p) { p[0] = p[0] * 0.5f; }\n");
+  ASSERT_EQ(clc("k.cl -o preserve.spv").exit_code, 0);
+  ClcRun run = clc("-cl-denorms-are-zero k.cl -o flush.spv");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(read("preserve.spv.reflection").find("denorms_are_zero"), std::string::npos) << read("preserve.spv.reflection");
+  EXPECT_NE(read("flush.spv.reflection").find("\ndenorms_are_zero\n"), std::string::npos) << read("flush.spv.reflection");
+  // The module stays device independent; the runtime decides (host/preserve_denormals.h).
+  EXPECT_EQ(read("preserve.spv"), read("flush.spv"));
+}
+
 // ---------------------------------------------------------------------------
 // Front end
 

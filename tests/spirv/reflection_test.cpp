@@ -49,6 +49,20 @@ TEST(Reflection, RequiredSubGroupSizeIsALineOnlyWhenGiven) {
   EXPECT_EQ(serialize(parsed), text);
 }
 
+// -cl-denorms-are-zero: a module-wide line, written only when set, so that
+// every reflection written before it existed reads as it did.
+TEST(Reflection, DenormsAreZeroIsAModuleLineOnlyWhenSet) {
+  ModuleReflection r = sample();
+  EXPECT_EQ(serialize(r).find("denorms_are_zero"), std::string::npos) << serialize(r);
+  EXPECT_FALSE(parse_reflection(serialize(r)).denorms_are_zero);
+  r.denorms_are_zero = true;
+  const std::string text = serialize(r);
+  EXPECT_NE(text.find("feature shader_int64\ndenorms_are_zero\nkernel reduce\n"), std::string::npos) << text;
+  ModuleReflection parsed = parse_reflection(text);
+  EXPECT_TRUE(parsed.denorms_are_zero);
+  EXPECT_EQ(serialize(parsed), text);
+}
+
 void expect_parse_error(const std::string& text, const std::string& fragment) {
   try {
     parse_reflection(text);
@@ -70,6 +84,8 @@ TEST(Reflection, RejectsMalformedTextNamingTheLine) {
   expect_parse_error("vkcl-reflection 1\nkernel k\nreqd_sub_group_size 0\nend\n", "line 3: reqd_sub_group_size must not be 0");
   expect_parse_error("vkcl-reflection 1\nkernel k\nreqd_sub_group_size 8 8\nend\n", "line 3: expected 2 fields");
   expect_parse_error("vkcl-reflection 1\nreqd_sub_group_size 8\n", "outside a kernel");
+  expect_parse_error("vkcl-reflection 1\ndenorms_are_zero 1\n", "line 2: expected 1 fields");
+  expect_parse_error("vkcl-reflection 1\nkernel k\ndenorms_are_zero\nend\n", "line 3: 'denorms_are_zero' inside a kernel");
 }
 
 }  // namespace

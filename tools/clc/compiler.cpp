@@ -66,6 +66,7 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
           if (text.rfind("error: ", 0) == 0) throw CompileError(std::string(file_name) + ": " + text);
           throw;
         }
+        result.module.reflection.denorms_are_zero = options.denorms_are_zero;
         // Measured on the LLVM module (check_local_memory.h); the lowering
         // does not count kernel-scope __local variables itself.
         for (KernelReflection& kernel : result.module.reflection.kernels) {

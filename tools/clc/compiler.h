@@ -39,6 +39,11 @@ struct CompileOptions {
   bool vulkan_device_scope = true;
   // false: stop after the translator; CompileResult::module stays empty.
   bool lower = true;
+  // -cl-denorms-are-zero: the program allows subnormal floats and doubles to
+  // be flushed to zero. The module is the same; its reflection says so
+  // (ModuleReflection::denorms_are_zero), and the runtime then does not ask
+  // the device to preserve subnormals (host/preserve_denormals.h).
+  bool denorms_are_zero = false;
 };
 
 struct CompileResult {

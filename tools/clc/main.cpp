@@ -38,6 +38,9 @@ OPTIONS:
   -I<dir>                 Add an include directory (also -I <dir>)
   -O0                     Optimize only as much as lowering needs
   -O, -O1, -O2, -O3       Optimize (all mean -O2, the default)
+  -cl-denorms-are-zero    Allow subnormal floats and doubles to be flushed to zero
+                          (recorded in the reflection; the runtime then does not
+                          ask the device to preserve them)
   --memory-model=<model>  vulkan (default) or glsl450
   --device-scope=<scope>  What memory_scope_device becomes under the Vulkan memory
                           model: device (default; needs vulkanMemoryModelDeviceScope)
@@ -89,6 +92,8 @@ Arguments parse_arguments(int argc, char** argv) {
       else if (value == "CL2.0" || value == "cl2.0") parsed.options.cl_std = vkcl::OpenCLStd::CL2_0;
       else if (value == "CL3.0" || value == "cl3.0") parsed.options.cl_std = vkcl::OpenCLStd::CL3_0;
       else throw UsageError{"invalid value '" + std::string(value) + "' in '" + std::string(arg) + "' (expected CL1.2, CL2.0 or CL3.0)"};
+    } else if (arg == "-cl-denorms-are-zero") {
+      parsed.options.denorms_are_zero = true;
     } else if (arg == "-O0") {
       parsed.options.optimize = false;
     } else if (arg == "-O" || arg == "-O1" || arg == "-O2" || arg == "-O3") {
