@@ -94,7 +94,9 @@ void link_builtin_library(llvm::Module& module) {
   std::span<const std::byte> bytes = builtins_bitcode();
   llvm::MemoryBufferRef buffer(
       llvm::StringRef(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "vkcl-builtins.bc");
-  llvm::Expected<std::unique_ptr<llvm::Module>> builtins = llvm::parseBitcodeFile(buffer, module.getContext());
+  // Lazily: only the functions the kernel uses are read (LinkOnlyNeeded
+  // materializes them), not the whole library on every compile.
+  llvm::Expected<std::unique_ptr<llvm::Module>> builtins = llvm::getLazyBitcodeModule(buffer, module.getContext());
   if (!builtins) {
     throw CompileError("error: internal compiler error: cannot read the builtin library: " +
                        llvm::toString(builtins.takeError()) + "\n");
