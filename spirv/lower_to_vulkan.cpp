@@ -73,6 +73,7 @@ VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const Lowe
       spirv::make_lower_kernel_arguments(),   spirv::make_lower_builtin_variables(),
       spirv::make_lower_program_scope_constants(), spirv::make_lower_pointer_selection(),
       spirv::make_legalize_pointers(),        spirv::make_narrow_local_indices(),
+      spirv::make_narrow_truncated_arithmetic(),
       spirv::make_map_memory_semantics(),
       spirv::make_legalize_subgroup_operations(),
       spirv::make_make_global_accesses_coherent(),

@@ -22,6 +22,7 @@ std::unique_ptr<Pass> make_lower_program_scope_constants();
 std::unique_ptr<Pass> make_lower_pointer_selection();
 std::unique_ptr<Pass> make_legalize_pointers();
 std::unique_ptr<Pass> make_narrow_local_indices();
+std::unique_ptr<Pass> make_narrow_truncated_arithmetic();
 std::unique_ptr<Pass> make_map_memory_semantics();
 std::unique_ptr<Pass> make_legalize_subgroup_operations();
 std::unique_ptr<Pass> make_make_global_accesses_coherent();

@@ -1081,5 +1081,36 @@ TEST(Language, SignedRemainderTakesTheDividendsSign) {
   for (size_t i = 0; i < 4 * n; ++i) check("char", ica[i], icb[i], cgot[i], int8_t(ica[i] % icb[i]));
 }
 
+// size_t arithmetic truncated to uint wraps modulo 2^32 exactly as in 64 bits
+// and then truncated (spirv/narrow_truncated_arithmetic computes it in 32).
+constexpr const char* kTruncationSource = R"CL(
+__kernel void truncated(__global const uint* a, __global const uint* b, __global uint* out) {
+  const size_t i = get_global_id(0);
+  const size_t x = a[i], y = b[i];
+  out[4 * i + 0] = (uint)(x * y + i);
+  out[4 * i + 1] = (uint)((x << 7) - y * 3u);
+  out[4 * i + 2] = (uint)(~x ^ (y | (i << 20)));
+  out[4 * i + 3] = (uint)(x > y ? x * 5u : -y);
+}
+)CL";
+
+TEST(Language, TruncatedSizeTArithmeticWraps) {
+  const std::vector<uint32_t> a = {0u, 1u, 0xffffffffu, 0x80000000u, 0x12345678u, 0xdeadbeefu, 65536u, 3u};
+  const std::vector<uint32_t> b = {0xffffffffu, 0xfffffffeu, 0xffffffffu, 2u, 0x9abcdef0u, 7u, 65536u, 0x80000001u};
+  Kernel k = program(kTruncationSource).kernel("truncated");
+  Buffer in_a = buffer_of(a), in_b = buffer_of(b), out(test::device(), a.size() * 16);
+  k.set_arg("a", in_a);
+  k.set_arg("b", in_b);
+  k.set_arg("out", out);
+  test::device().run(k, NDRange::make({a.size()}));
+  const std::vector<uint32_t> got = out.read<uint32_t>(4 * a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const uint64_t x = a[i], y = b[i];
+    const uint32_t want[4] = {uint32_t(x * y + i), uint32_t((x << 7) - y * 3u), uint32_t(~x ^ (y | (uint64_t(i) << 20))),
+                              uint32_t(x > y ? x * 5u : -y)};
+    for (int j = 0; j < 4; ++j) EXPECT_EQ(got[4 * i + j], want[j]) << "item " << i << ", expression " << j;
+  }
+}
+
 }  // namespace
 }  // namespace vkcl

@@ -2,7 +2,8 @@
 // (tools/clc/unroll_barrier_loops.h): which loops are fully unrolled, and
 // that no loop with a barrier is unrolled partially, so that every barrier
 // still runs exactly as often as the source says; and of the 32-bit indices
-// into __local and __private arrays (spirv/narrow_local_indices.cpp).
+// into __local and __private arrays (spirv/narrow_local_indices.cpp), and
+// size_t arithmetic truncated to 32 bits (spirv/narrow_truncated_arithmetic.cpp).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -269,6 +270,31 @@ TEST(FoldIdentityPointerCasts, HalfStorageHasNoCastBetweenEqualPointerTypes) {
       }
     // At -O2 the kernel still stores a float through a uint pointer: casts are looked at.
     if (optimize) EXPECT_GT(pointer_casts, 0u) << "optimize=" << optimize << "\n" << disassemble(words);
+  }
+}
+
+// size_t arithmetic kept in a uint (`get_group_id(0) * TILE + lx`) is done in
+// 32 bits (spirv/narrow_truncated_arithmetic): in the transpose only the
+// widening of each global index to OpPtrAccessChain's 64 bits remains.
+TEST(NarrowTruncatedArithmetic, TransposeComputesItsIndicesIn32Bits) {
+  const std::string source = read_file(VKCL_SHADERS_DIR "/bench/transpose.cl");
+  for (bool optimize : {true, false}) {
+    const std::vector<uint32_t> words = compile(source, optimize);
+    spirv::Module m = spirv::Module::parse(words);
+    const uint32_t ulong = m.type_int(64);
+    const uint32_t v3ulong = m.type_vector(ulong, 3);
+    size_t widenings = 0;
+    for (const spirv::Function& f : m.functions)
+      for (const spirv::Instruction& i : f.code) {
+        if (i.type_id != ulong && i.type_id != v3ulong) continue;
+        if (i.opcode == spv::Op::OpUConvert && i.type_id == ulong) {
+          ++widenings;
+          continue;
+        }
+        ADD_FAILURE() << "optimize=" << optimize << ": %" << i.result_id << " computes in 64 bits\n" << disassemble(words);
+        break;
+      }
+    EXPECT_EQ(widenings, 2u) << "optimize=" << optimize << "\n" << disassemble(words);
   }
 }
 
