@@ -97,10 +97,18 @@ uint32_t InstructionBuilder::op(Op opcode, uint32_t type, std::initializer_list<
   return id;
 }
 
-uint32_t InstructionBuilder::glsl(GLSLstd450 instruction, uint32_t type, std::initializer_list<uint32_t> operands) {
+uint32_t InstructionBuilder::glsl(GLSLstd450 instruction, uint32_t type, std::span<const uint32_t> operands) {
   Instruction i(Op::OpExtInst, type, m_.new_id());
   i.id(glsl_import()).literal(instruction);
   for (uint32_t operand : operands) i.id(operand);
+  const uint32_t id = i.result_id;
+  emit(std::move(i));
+  return id;
+}
+
+uint32_t InstructionBuilder::extract(uint32_t composite, uint32_t type, uint32_t index) {
+  Instruction i(Op::OpCompositeExtract, type, m_.new_id());
+  i.id(composite).literal(index);
   const uint32_t id = i.result_id;
   emit(std::move(i));
   return id;

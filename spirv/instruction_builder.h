@@ -1,6 +1,7 @@
 // InstructionBuilder: emits the code that replaces one instruction of a
 // function, for the passes that expand an instruction into several
-// (lower_saturating_conversions, lower_rounding_modes).
+// (lower_opencl_std, lower_saturating_conversions, lower_rounding_modes,
+// lower_signed_remainders).
 //
 // Every value it emits gets its type recorded in the function's ValueTypes,
 // so that later expansions in the same function can ask for it. Constants
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <vector>
 
 #include "pass.h"
@@ -50,7 +52,12 @@ class InstructionBuilder {
   // Emits `opcode` with id operands; its result is `result` when given, else a new id.
   uint32_t op(Op opcode, uint32_t type, std::initializer_list<uint32_t> operands, uint32_t result = 0);
   // Emits a GLSL.std.450 instruction (importing the set when the module has not yet).
-  uint32_t glsl(GLSLstd450 instruction, uint32_t type, std::initializer_list<uint32_t> operands);
+  uint32_t glsl(GLSLstd450 instruction, uint32_t type, std::initializer_list<uint32_t> operands) {
+    return glsl(instruction, type, std::span<const uint32_t>(operands.begin(), operands.size()));
+  }
+  uint32_t glsl(GLSLstd450 instruction, uint32_t type, std::span<const uint32_t> operands);
+  // Emits OpCompositeExtract of component `index` of `composite`.
+  uint32_t extract(uint32_t composite, uint32_t type, uint32_t index);
   // Appends an instruction as it is (its result's type recorded).
   void emit(Instruction instruction);
   // Makes `value` the replaced instruction's result `result`: renames the

@@ -37,6 +37,7 @@
 #include <string>
 
 #include "compile_error.h"
+#include "instruction_builder.h"
 #include "lower_opencl_std.h"
 #include "passes.h"
 
@@ -147,130 +148,26 @@ bool has_vulkan_lowering(uint32_t opcode, const OpenCLStdElement& element) {
     case cl::Half_divide:
       return true;
     case cl::Native_recip: case cl::Half_recip: case cl::Native_exp10: case cl::Half_exp10: case cl::Native_log10:
-      // float_constant makes float and double constants only.
+      // rounded_float_constant makes float and double constants only.
       return is_float && (element.width == 32 || element.width == 64);
     default:
       return false;
   }
 }
 
-// The shape of a scalar or vector type.
-struct Shape {
-  Op kind = Op::OpNop;  // OpTypeInt, OpTypeFloat or OpTypeBool
-  uint32_t width = 0;   // bits of one component (0 for bool)
-  uint32_t count = 1;   // components
-};
-
-// Emits replacement code for one function.
-class Builder {
- public:
-  Builder(Module& m, ValueTypes& types, std::vector<Instruction>& out, uint32_t& glsl)
-      : m_(m), types_(types), out_(out), glsl_(glsl) {}
-
-  Shape shape(uint32_t type) const {
-    const Instruction* t = m_.find_global(type);
-    if (t == nullptr) throw CompileError("internal error: unknown type %" + std::to_string(type));
-    Shape s;
-    if (t->opcode == Op::OpTypeVector) {
-      s.count = t->word(1);
-      t = m_.find_global(t->word(0));
-      if (t == nullptr) throw CompileError("internal error: a vector of an unknown type %" + std::to_string(type));
-    }
-    s.kind = t->opcode;
-    if (t->opcode == Op::OpTypeInt || t->opcode == Op::OpTypeFloat) s.width = t->word(0);
-    return s;
-  }
-  uint32_t type_of(uint32_t value) const {
-    auto it = types_.find(value);
-    if (it == types_.end()) throw CompileError("internal error: no type for %" + std::to_string(value));
-    return it->second;
-  }
-
-  // A type of `count` components (a scalar for 1).
-  uint32_t shaped(uint32_t scalar, uint32_t count) { return count == 1 ? scalar : m_.type_vector(scalar, count); }
-  uint32_t uint_type(uint32_t width, uint32_t count) { return shaped(m_.type_int(width), count); }
-  uint32_t bool_type(uint32_t count) { return shaped(m_.type_bool(), count); }
-
-  // A constant of `type` (scalar or vector) whose every component has the bits `value`.
-  uint32_t constant(uint32_t type, uint64_t value) {
-    const Instruction* t = m_.find_global(type);
-    if (t->opcode != Op::OpTypeVector) return m_.constant_int(type, value);
-    uint32_t component = m_.constant_int(t->word(0), value);
-    Instruction composite(Op::OpConstantComposite, type, 0);
-    for (uint32_t i = 0; i < t->word(1); ++i) composite.id(component);
-    for (const Instruction& g : m_.globals)
-      if (g.opcode == composite.opcode && g.type_id == type && g.words == composite.words) return g.result_id;
-    composite.result_id = m_.new_id();
-    m_.globals.push_back(composite);
-    return composite.result_id;
-  }
-
-  uint32_t op(Op opcode, uint32_t type, std::initializer_list<uint32_t> operands) {
-    Instruction i(opcode, type, m_.new_id());
-    for (uint32_t operand : operands) i.id(operand);
-    return emit(std::move(i));
-  }
-  uint32_t glsl(GLSLstd450 instruction, uint32_t type, std::initializer_list<uint32_t> operands) {
-    Instruction i(Op::OpExtInst, type, m_.new_id());
-    i.id(glsl_import()).literal(instruction);
-    for (uint32_t operand : operands) i.id(operand);
-    return emit(std::move(i));
-  }
-  uint32_t glsl(GLSLstd450 instruction, uint32_t type, const std::vector<uint32_t>& operands) {
-    Instruction i(Op::OpExtInst, type, m_.new_id());
-    i.id(glsl_import()).literal(instruction);
-    for (uint32_t operand : operands) i.id(operand);
-    return emit(std::move(i));
-  }
-  uint32_t extract(uint32_t composite, uint32_t type, uint32_t index) {
-    Instruction i(Op::OpCompositeExtract, type, m_.new_id());
-    i.id(composite).literal(index);
-    return emit(std::move(i));
-  }
-  // Zero-extends or truncates an integer to `type`.
-  uint32_t convert(uint32_t value, uint32_t type) {
-    return type_of(value) == type ? value : op(Op::OpUConvert, type, {value});
-  }
-  // Gives `value` the id `result` (the id the replaced instruction defined).
-  void finish(uint32_t value, uint32_t result) {
-    Instruction copy(Op::OpCopyObject, type_of(value), result);
-    copy.id(value);
-    out_.push_back(std::move(copy));
-  }
-
- private:
-  uint32_t emit(Instruction i) {
-    const uint32_t id = i.result_id;
-    types_[id] = i.type_id;
-    out_.push_back(std::move(i));
-    return id;
-  }
-  uint32_t glsl_import() {
-    if (glsl_ == 0) {
-      for (const Instruction& import : m_.ext_inst_imports)
-        if (import.string_at(0) == "GLSL.std.450") glsl_ = import.result_id;
-    }
-    if (glsl_ == 0) {
-      glsl_ = m_.new_id();
-      m_.ext_inst_imports.push_back(std::move(Instruction(Op::OpExtInstImport, 0, glsl_).string("GLSL.std.450")));
-    }
-    return glsl_;
-  }
-
-  Module& m_;
-  ValueTypes& types_;
-  std::vector<Instruction>& out_;
-  uint32_t& glsl_;
-};
+// Zero-extends or truncates an integer to `type`.
+uint32_t convert(InstructionBuilder& b, uint32_t value, uint32_t type) {
+  return b.type_of(value) == type ? value : b.op(Op::OpUConvert, type, {value});
+}
 
 // ---------------------------------------------------------------------------
 // Bit operations that Vulkan takes on 32-bit integers only.
 
 // Count leading (`leading`) or trailing zeros of `x`, any integer width.
-uint32_t count_zeros(Builder& b, uint32_t x, bool leading) {
+uint32_t count_zeros(InstructionBuilder& b, uint32_t x, bool leading) {
   const uint32_t type = b.type_of(x);
   const Shape s = b.shape(type);
-  const uint32_t u32 = b.uint_type(32, s.count);
+  const uint32_t u32 = b.int_type(32, s.count);
   const uint32_t bools = b.bool_type(s.count);
   const uint32_t zero = b.constant(u32, 0);
   // For one 32-bit word (zero-extended from `width` bits): FindUMsb and
@@ -285,55 +182,55 @@ uint32_t count_zeros(Builder& b, uint32_t x, bool leading) {
     const uint32_t is_zero = b.op(Op::OpIEqual, bools, {word, zero});
     return b.op(Op::OpSelect, u32, {is_zero, b.constant(u32, width), lsb});
   };
-  if (s.width <= 32) return b.convert(word_count(b.convert(x, u32), s.width), type);
+  if (s.width <= 32) return convert(b, word_count(convert(b, x, u32), s.width), type);
   // 64 bits: the two halves.
-  const uint32_t low = b.convert(x, u32);
-  const uint32_t high = b.convert(b.op(Op::OpShiftRightLogical, type, {x, b.constant(type, 32)}), u32);
+  const uint32_t low = convert(b, x, u32);
+  const uint32_t high = convert(b, b.op(Op::OpShiftRightLogical, type, {x, b.constant(type, 32)}), u32);
   const uint32_t first = leading ? high : low, second = leading ? low : high;
   const uint32_t first_zero = b.op(Op::OpIEqual, bools, {first, zero});
   const uint32_t in_second = b.op(Op::OpIAdd, u32, {b.constant(u32, 32), word_count(second, 32)});
-  return b.convert(b.op(Op::OpSelect, u32, {first_zero, in_second, word_count(first, 32)}), type);
+  return convert(b, b.op(Op::OpSelect, u32, {first_zero, in_second, word_count(first, 32)}), type);
 }
 
-uint32_t bit_count(Builder& b, uint32_t x, uint32_t result_type) {
+uint32_t bit_count(InstructionBuilder& b, uint32_t x, uint32_t result_type) {
   const Shape s = b.shape(b.type_of(x));
-  const uint32_t u32 = b.uint_type(32, s.count);
-  if (s.width <= 32) return b.convert(b.op(Op::OpBitCount, u32, {b.convert(x, u32)}), result_type);
+  const uint32_t u32 = b.int_type(32, s.count);
+  if (s.width <= 32) return convert(b, b.op(Op::OpBitCount, u32, {convert(b, x, u32)}), result_type);
   const uint32_t type = b.type_of(x);
-  const uint32_t low = b.convert(x, u32);
-  const uint32_t high = b.convert(b.op(Op::OpShiftRightLogical, type, {x, b.constant(type, 32)}), u32);
+  const uint32_t low = convert(b, x, u32);
+  const uint32_t high = convert(b, b.op(Op::OpShiftRightLogical, type, {x, b.constant(type, 32)}), u32);
   const uint32_t sum = b.op(Op::OpIAdd, u32, {b.op(Op::OpBitCount, u32, {low}), b.op(Op::OpBitCount, u32, {high})});
-  return b.convert(sum, result_type);
+  return convert(b, sum, result_type);
 }
 
-uint32_t bit_reverse(Builder& b, uint32_t x) {
+uint32_t bit_reverse(InstructionBuilder& b, uint32_t x) {
   const uint32_t type = b.type_of(x);
   const Shape s = b.shape(type);
-  const uint32_t u32 = b.uint_type(32, s.count);
+  const uint32_t u32 = b.int_type(32, s.count);
   if (s.width < 32) {
-    const uint32_t reversed = b.op(Op::OpBitReverse, u32, {b.convert(x, u32)});
-    return b.convert(b.op(Op::OpShiftRightLogical, u32, {reversed, b.constant(u32, 32 - s.width)}), type);
+    const uint32_t reversed = b.op(Op::OpBitReverse, u32, {convert(b, x, u32)});
+    return convert(b, b.op(Op::OpShiftRightLogical, u32, {reversed, b.constant(u32, 32 - s.width)}), type);
   }
-  const uint32_t low = b.convert(x, u32);
-  const uint32_t high = b.convert(b.op(Op::OpShiftRightLogical, type, {x, b.constant(type, 32)}), u32);
-  const uint32_t new_high = b.convert(b.op(Op::OpBitReverse, u32, {low}), type);
-  const uint32_t new_low = b.convert(b.op(Op::OpBitReverse, u32, {high}), type);
+  const uint32_t low = convert(b, x, u32);
+  const uint32_t high = convert(b, b.op(Op::OpShiftRightLogical, type, {x, b.constant(type, 32)}), u32);
+  const uint32_t new_high = convert(b, b.op(Op::OpBitReverse, u32, {low}), type);
+  const uint32_t new_low = convert(b, b.op(Op::OpBitReverse, u32, {high}), type);
   return b.op(Op::OpBitwiseOr, type, {b.op(Op::OpShiftLeftLogical, type, {new_high, b.constant(type, 32)}), new_low});
 }
 
 // ---------------------------------------------------------------------------
 // Integer functions
 
-uint32_t mul_hi(Builder& b, Module& m, uint32_t x, uint32_t y, bool is_signed) {
+uint32_t mul_hi(InstructionBuilder& b, Module& m, uint32_t x, uint32_t y, bool is_signed) {
   const uint32_t type = b.type_of(x);
   const Shape s = b.shape(type);
   if (s.width < 32) {
     // Exact in 32 bits; the high half is the product shifted right.
-    const uint32_t u32 = b.uint_type(32, s.count);
+    const uint32_t u32 = b.int_type(32, s.count);
     const Op extend = is_signed ? Op::OpSConvert : Op::OpUConvert;
     const uint32_t product = b.op(Op::OpIMul, u32, {b.op(extend, u32, {x}), b.op(extend, u32, {y})});
     const Op shift = is_signed ? Op::OpShiftRightArithmetic : Op::OpShiftRightLogical;
-    return b.convert(b.op(shift, u32, {product, b.constant(u32, s.width)}), type);
+    return convert(b, b.op(shift, u32, {product, b.constant(u32, s.width)}), type);
   }
   // OpUMulExtended / OpSMulExtended: a struct {low, high}.
   uint32_t pair = 0;
@@ -351,7 +248,7 @@ uint32_t mul_hi(Builder& b, Module& m, uint32_t x, uint32_t y, bool is_signed) {
 
 // rotate(v, i): v << (i mod width) | v >> ((width - i) mod width); SPIR-V
 // shifts by the full width or more are undefined, hence the masks.
-uint32_t rotate(Builder& b, uint32_t v, uint32_t i) {
+uint32_t rotate(InstructionBuilder& b, uint32_t v, uint32_t i) {
   const uint32_t type = b.type_of(v);
   const Shape s = b.shape(type);
   const uint32_t mask = b.constant(type, s.width - 1);
@@ -373,24 +270,24 @@ uint64_t smallest_normal(uint32_t width) {
 }
 
 // The bits of a float value as unsigned integers of the same width.
-uint32_t bits_of(Builder& b, uint32_t x) {
+uint32_t bits_of(InstructionBuilder& b, uint32_t x) {
   const Shape s = b.shape(b.type_of(x));
-  return b.op(Op::OpBitcast, b.uint_type(s.width, s.count), {x});
+  return b.op(Op::OpBitcast, b.int_type(s.width, s.count), {x});
 }
 // |x| as bits.
-uint32_t magnitude_bits(Builder& b, uint32_t x) {
+uint32_t magnitude_bits(InstructionBuilder& b, uint32_t x) {
   const uint32_t bits = bits_of(b, x);
   const uint32_t type = b.type_of(bits);
   return b.op(Op::OpBitwiseAnd, type, {bits, b.constant(type, sign_bit(b.shape(type).width) - 1)});
 }
-uint32_t is_nan(Builder& b, uint32_t x) {
+uint32_t is_nan(InstructionBuilder& b, uint32_t x) {
   const Shape s = b.shape(b.type_of(x));
   const uint32_t magnitude = magnitude_bits(b, x);
   return b.op(Op::OpUGreaterThan, b.bool_type(s.count),
               {magnitude, b.constant(b.type_of(magnitude), exponent_mask(s.width))});
 }
 
-uint32_t copysign(Builder& b, uint32_t x, uint32_t y) {
+uint32_t copysign(InstructionBuilder& b, uint32_t x, uint32_t y) {
   const uint32_t type = b.type_of(x);
   const uint32_t magnitude = magnitude_bits(b, x);
   const uint32_t bits_type = b.type_of(magnitude);
@@ -400,7 +297,7 @@ uint32_t copysign(Builder& b, uint32_t x, uint32_t y) {
 }
 
 // The Kernel-only relational instructions, as tests on the bits.
-uint32_t relational(Builder& b, Op opcode, uint32_t result_type, uint32_t x, uint32_t y) {
+uint32_t relational(InstructionBuilder& b, Op opcode, uint32_t result_type, uint32_t x, uint32_t y) {
   const Shape s = b.shape(b.type_of(x));
   switch (opcode) {
     case Op::OpIsFinite: {
@@ -444,7 +341,7 @@ bool is_kernel_relational(Op opcode) {
 // select(a, b, c): b where c is nonzero (scalars) or has its most
 // significant bit set (vectors), else a. bitselect(a, b, c): bits of b where
 // c's bits are set, else bits of a.
-uint32_t select(Builder& b, uint32_t a, uint32_t bb, uint32_t c) {
+uint32_t select(InstructionBuilder& b, uint32_t a, uint32_t bb, uint32_t c) {
   const uint32_t type = b.type_of(a);
   const uint32_t c_type = b.type_of(c);
   const Shape s = b.shape(c_type);
@@ -454,7 +351,7 @@ uint32_t select(Builder& b, uint32_t a, uint32_t bb, uint32_t c) {
   return b.op(Op::OpSelect, type, {take_b, bb, a});
 }
 
-uint32_t bitselect(Builder& b, uint32_t a, uint32_t bb, uint32_t c) {
+uint32_t bitselect(InstructionBuilder& b, uint32_t a, uint32_t bb, uint32_t c) {
   const uint32_t type = b.type_of(a);
   const Shape s = b.shape(type);
   const bool is_float = s.kind == Op::OpTypeFloat;
@@ -469,7 +366,9 @@ uint32_t bitselect(Builder& b, uint32_t a, uint32_t bb, uint32_t c) {
 
 // ---------------------------------------------------------------------------
 
-uint32_t float_constant(Builder& b, uint32_t type, double value) {
+// `value` rounded to the float or double `type` (InstructionBuilder::float_constant
+// takes exact values only; these are constants such as log2(10)).
+uint32_t rounded_float_constant(InstructionBuilder& b, uint32_t type, double value) {
   const Shape s = b.shape(type);
   if (s.width != 32 && s.width != 64) throw CompileError("internal error: no float constant of width " + std::to_string(s.width));
   if (s.width == 32) {
@@ -491,12 +390,11 @@ class LowerOpenCLStd final : public Pass {
     std::vector<uint32_t> opencl_std;
     for (const Instruction& import : m.ext_inst_imports)
       if (import.string_at(0) == "OpenCL.std") opencl_std.push_back(import.result_id);
-    uint32_t glsl = 0;
     for (Function& f : m.functions) {
       ValueTypes types = value_types(m, f);
       std::vector<Instruction> code;
       code.reserve(f.code.size());
-      Builder b(m, types, code, glsl);
+      InstructionBuilder b(m, types, code);
       for (Instruction& i : f.code) {
         if (i.opcode == Op::OpExtInst && std::ranges::count(opencl_std, i.word(0))) {
           lower_extended(m, b, i);
@@ -516,7 +414,7 @@ class LowerOpenCLStd final : public Pass {
   }
 
  private:
-  static void lower_extended(Module& m, Builder& b, const Instruction& i) {
+  static void lower_extended(Module& m, InstructionBuilder& b, const Instruction& i) {
     const uint32_t opcode = i.word(1);
     std::vector<uint32_t> args(i.words.begin() + 2, i.words.end());
     auto arg = [&](size_t n) { return args.at(n); };
@@ -549,14 +447,14 @@ class LowerOpenCLStd final : public Pass {
       case cl::Native_divide: case cl::Half_divide:
         return b.finish(b.op(Op::OpFDiv, type, {arg(0), arg(1)}), i.result_id);
       case cl::Native_recip: case cl::Half_recip:
-        return b.finish(b.op(Op::OpFDiv, type, {float_constant(b, type, 1.0), arg(0)}), i.result_id);
+        return b.finish(b.op(Op::OpFDiv, type, {rounded_float_constant(b, type, 1.0), arg(0)}), i.result_id);
       case cl::Native_exp10: case cl::Half_exp10: {
-        const uint32_t scaled = b.op(Op::OpFMul, type, {arg(0), float_constant(b, type, 3.321928094887362)});
+        const uint32_t scaled = b.op(Op::OpFMul, type, {arg(0), rounded_float_constant(b, type, 3.321928094887362)});
         return b.finish(b.glsl(GLSLstd450Exp2, type, {scaled}), i.result_id);
       }
       case cl::Native_log10: {
         const uint32_t log2 = b.glsl(GLSLstd450Log2, type, {arg(0)});
-        return b.finish(b.op(Op::OpFMul, type, {log2, float_constant(b, type, 0.30102999566398120)}), i.result_id);
+        return b.finish(b.op(Op::OpFMul, type, {log2, rounded_float_constant(b, type, 0.30102999566398120)}), i.result_id);
       }
       default: break;
     }
