@@ -141,6 +141,7 @@ std::string serialize(const ModuleReflection& reflection) {
   for (const KernelReflection& k : reflection.kernels) {
     out << "kernel " << k.name << '\n';
     out << "push_constant_size " << k.push_constant_size << '\n';
+    if (k.argument_buffer) out << "argument_buffer " << k.argument_buffer->offset << ' ' << k.argument_buffer->size << '\n';
     out << "reqd_work_group_size " << k.required_work_group_size[0] << ' ' << k.required_work_group_size[1] << ' '
         << k.required_work_group_size[2] << '\n';
     out << "static_local_memory " << k.static_local_memory << '\n';
@@ -199,6 +200,11 @@ ModuleReflection parse_reflection(std::string_view text) {
     } else if (key == "push_constant_size") {
       p.expect_fields(2);
       kernel->push_constant_size = p.number(1);
+    } else if (key == "argument_buffer") {
+      p.expect_fields(3);
+      if (kernel->argument_buffer) p.fail("a second 'argument_buffer' line");
+      kernel->argument_buffer = ArgumentBufferSlot{p.number(1), p.number(2)};
+      if (kernel->argument_buffer->size == 0) p.fail("argument_buffer size must not be 0 (leave the line out)");
     } else if (key == "reqd_work_group_size") {
       p.expect_fields(4);
       kernel->required_work_group_size = {p.number(1), p.number(2), p.number(3)};

@@ -14,6 +14,11 @@
 // Work-group size: specialization constants 0, 1, 2 (WorkgroupSize builtin).
 // ND-range values OpenCL has and Vulkan lacks (global offset, enqueued local
 // size, ...) are push-constant fields, present only when the kernel reads them.
+// A kernel whose arguments and ND-range fields would take more than the 128
+// bytes of push constants every Vulkan device has gets an argument buffer
+// (spirv/emit_push_constant_blocks.cpp): the arguments, at the same layout, in
+// memory the host fills per dispatch, and its 64-bit address in the
+// push-constant block; argument offsets are then offsets in that buffer.
 #pragma once
 
 #include <array>
@@ -37,10 +42,17 @@ struct KernelArg {
   uint32_t index = 0;
   std::string name;           // from the source; empty if unknown
   ArgKind kind = ArgKind::Scalar;
-  uint32_t offset = 0;        // push-constant byte offset (GlobalPointer, ConstantPointer, Scalar)
-  uint32_t size = 0;          // bytes in the push-constant block (8 for pointers)
+  uint32_t offset = 0;        // push-constant byte offset (GlobalPointer, ConstantPointer, Scalar),
+                              // or offset in the argument buffer when the kernel has one
+  uint32_t size = 0;          // bytes in the push-constant block or argument buffer (8 for pointers)
   uint32_t spec_id = 0;       // LocalPointer: the array-length specialization constant
   uint32_t element_size = 0;  // LocalPointer: bytes per array element (length = bytes / element_size)
+};
+
+// Where a kernel's arguments live when they are not in the push constants.
+struct ArgumentBufferSlot {
+  uint32_t offset = 0;  // push-constant byte offset of the buffer's 64-bit device address
+  uint32_t size = 0;    // bytes of arguments in the buffer (nonzero)
 };
 
 struct NDRangeSlot {
@@ -53,6 +65,7 @@ struct KernelReflection {
   uint32_t push_constant_size = 0;
   std::vector<KernelArg> args;
   std::vector<NDRangeSlot> ndrange;
+  std::optional<ArgumentBufferSlot> argument_buffer;  // only when the arguments did not fit
   std::array<uint32_t, 3> required_work_group_size{0, 0, 0};  // all 0 when not given
   uint32_t static_local_memory = 0;                           // bytes of kernel-scope __local arrays
   // intel_reqd_sub_group_size(N): the SubgroupSize the pipeline must be
@@ -65,6 +78,13 @@ struct KernelReflection {
 
 inline constexpr uint32_t kWorkGroupSizeSpecIdBase = 0;  // ids 0, 1, 2
 inline constexpr uint32_t kFirstLocalArgSpecId = 3;
+// The host places an argument buffer at a multiple of this (OpenCL's largest
+// builtin type, long16); loads from it are Aligned to at most this.
+inline constexpr uint32_t kArgumentBufferAlignment = 128;
+// The most bytes of arguments a kernel may take (clc refuses more, the host
+// refuses a reflection that says more). OpenCL's full profile promises at
+// least 1024 (CL_DEVICE_MAX_PARAMETER_SIZE).
+inline constexpr uint32_t kMaxArgumentBufferSize = 65536;
 
 // Device features the module needs; the host checks each before building a pipeline.
 struct ModuleFeatures {
@@ -122,11 +142,14 @@ struct ModuleReflection {
 //   denorms_are_zero                    only when built with -cl-denorms-are-zero
 //   kernel <name>
 //   push_constant_size <bytes>
+//   argument_buffer <offset> <size>     only when the arguments are in an argument buffer:
+//                                       its address's push-constant offset, its size
 //   reqd_work_group_size <x> <y> <z>
 //   static_local_memory <bytes>
 //   reqd_sub_group_size <n>             only when the kernel has intel_reqd_sub_group_size(n)
 //   ndrange <field> <offset>
 //   arg <index> <name|-> global_pointer|constant_pointer|scalar <offset> <size>
+//                                       (offset in the argument buffer when there is one)
 //   arg <index> <name|-> local_pointer <spec_id> <element_size>
 //   end
 std::string serialize(const ModuleReflection& reflection);

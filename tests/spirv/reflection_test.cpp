@@ -63,6 +63,26 @@ TEST(Reflection, DenormsAreZeroIsAModuleLineOnlyWhenSet) {
   EXPECT_EQ(serialize(parsed), text);
 }
 
+// Argument buffers: a kernel line written only when the arguments moved out
+// of the push constants, so that every other reflection reads as before.
+TEST(Reflection, ArgumentBufferIsAKernelLineOnlyWhenUsed) {
+  ModuleReflection r = sample();
+  EXPECT_EQ(serialize(r).find("argument_buffer"), std::string::npos) << serialize(r);
+  EXPECT_FALSE(parse_reflection(serialize(r)).kernels[0].argument_buffer.has_value());
+  r.kernels[0].argument_buffer = ArgumentBufferSlot{0, 136};
+  r.kernels[0].args[0].offset = 128;  // in the argument buffer now
+  const std::string text = serialize(r);
+  EXPECT_NE(text.find("push_constant_size 40\nargument_buffer 0 136\nreqd_work_group_size"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("arg 0 input global_pointer 128 8\n"), std::string::npos) << text;
+  ModuleReflection parsed = parse_reflection(text);
+  ASSERT_TRUE(parsed.kernels[0].argument_buffer.has_value());
+  EXPECT_EQ(parsed.kernels[0].argument_buffer->offset, 0u);
+  EXPECT_EQ(parsed.kernels[0].argument_buffer->size, 136u);
+  EXPECT_EQ(parsed.kernels[0].args[0].offset, 128u);
+  EXPECT_EQ(serialize(parsed), text);
+}
+
 void expect_parse_error(const std::string& text, const std::string& fragment) {
   try {
     parse_reflection(text);
@@ -86,6 +106,11 @@ TEST(Reflection, RejectsMalformedTextNamingTheLine) {
   expect_parse_error("vkcl-reflection 1\nreqd_sub_group_size 8\n", "outside a kernel");
   expect_parse_error("vkcl-reflection 1\ndenorms_are_zero 1\n", "line 2: expected 1 fields");
   expect_parse_error("vkcl-reflection 1\nkernel k\ndenorms_are_zero\nend\n", "line 3: 'denorms_are_zero' inside a kernel");
+  expect_parse_error("vkcl-reflection 1\nkernel k\nargument_buffer 0 0\nend\n", "line 3: argument_buffer size must not be 0");
+  expect_parse_error("vkcl-reflection 1\nkernel k\nargument_buffer 0\nend\n", "line 3: expected 3 fields");
+  expect_parse_error("vkcl-reflection 1\nkernel k\nargument_buffer 0 8\nargument_buffer 0 8\nend\n",
+                     "line 4: a second 'argument_buffer'");
+  expect_parse_error("vkcl-reflection 1\nargument_buffer 0 8\n", "outside a kernel");
 }
 
 }  // namespace
