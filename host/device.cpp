@@ -341,9 +341,87 @@ void DeviceState::take_submission_objects(VkCommandBuffer& command_buffer, VkFen
   check(vk.vkCreateFence(device, &fence_info, nullptr, &fence), "vkCreateFence");
 }
 
-void DeviceState::recycle_submission_objects(VkCommandBuffer command_buffer, VkFence fence) {
+ArgumentBuffer DeviceState::take_argument_buffer(VkDeviceSize bytes) {
+  // The smallest spare that is big enough.
+  auto best = spare_argument_buffers.end();
+  for (auto it = spare_argument_buffers.begin(); it != spare_argument_buffers.end(); ++it)
+    if (it->size >= bytes && (best == spare_argument_buffers.end() || it->size < best->size)) best = it;
+  if (best != spare_argument_buffers.end()) {
+    ArgumentBuffer taken = *best;
+    spare_argument_buffers.erase(best);
+    return taken;
+  }
+  // A power of two from 4 KiB: a few sizes serve every later submission.
+  VkDeviceSize size = 4096;
+  while (size < bytes) size *= 2;
+  ArgumentBuffer created;
+  created.size = size;
+  struct Guard {  // destroys what was made so far when a later step throws
+    DeviceState& dev;
+    ArgumentBuffer& made;
+    bool keep = false;
+    ~Guard() {
+      if (!keep) dev.destroy(made);
+    }
+  } guard{*this, created};
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size + kArgumentBufferAlignment;  // room to align the start (allocations usually are already)
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  check(vk.vkCreateBuffer(device, &info, nullptr, &created.buffer), "vkCreateBuffer (kernel argument buffer)");
+  VkMemoryRequirements requirements;
+  vk.vkGetBufferMemoryRequirements(device, created.buffer, &requirements);
+  // Host-visible and coherent (written by memcpy before the submit), device-local too where offered.
+  constexpr VkMemoryPropertyFlags kHostCoherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  std::vector<uint32_t> types;
+  for (VkMemoryPropertyFlags wanted : {kHostCoherent | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, kHostCoherent})
+    for (uint32_t t = 0; t < memory.memoryTypeCount; ++t)
+      if ((requirements.memoryTypeBits & (1u << t)) && (memory.memoryTypes[t].propertyFlags & wanted) == wanted &&
+          std::find(types.begin(), types.end(), t) == types.end())
+        types.push_back(t);
+  if (types.empty())
+    throw Error(std::string(properties.deviceName) + " has no host-visible coherent memory type for kernel argument buffers");
+  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &flags};
+  allocate.allocationSize = requirements.size;
+  VkResult result = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  for (uint32_t type : types) {
+    allocate.memoryTypeIndex = type;
+    result = vk.vkAllocateMemory(device, &allocate, nullptr, &created.memory);
+    if (result != VK_ERROR_OUT_OF_DEVICE_MEMORY && result != VK_ERROR_OUT_OF_HOST_MEMORY) break;
+  }
+  check(result, "vkAllocateMemory (" + std::to_string(requirements.size) + " bytes for a kernel argument buffer)");
+  check(vk.vkBindBufferMemory(device, created.buffer, created.memory, 0), "vkBindBufferMemory (kernel argument buffer)");
+  void* mapped = nullptr;
+  check(vk.vkMapMemory(device, created.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory (kernel argument buffer)");
+  created.mapped = static_cast<std::byte*>(mapped);
+  VkBufferDeviceAddressInfo address{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+  address.buffer = created.buffer;
+  auto get_address = vk.vkGetBufferDeviceAddress ? vk.vkGetBufferDeviceAddress : vk.vkGetBufferDeviceAddressKHR;
+  created.address = get_address(device, &address);
+  // The kernels' loads are Aligned up to kArgumentBufferAlignment (spirv/emit_push_constant_blocks.cpp).
+  const VkDeviceSize skip = (kArgumentBufferAlignment - created.address % kArgumentBufferAlignment) % kArgumentBufferAlignment;
+  created.address += skip;
+  created.mapped += skip;
+  guard.keep = true;
+  return created;
+}
+
+void DeviceState::destroy(const ArgumentBuffer& arguments) {
+  if (arguments.buffer) vk.vkDestroyBuffer(device, arguments.buffer, nullptr);
+  if (arguments.memory) vk.vkFreeMemory(device, arguments.memory, nullptr);  // unmaps it
+}
+
+void DeviceState::recycle_submission_objects(VkCommandBuffer command_buffer, VkFence fence, ArgumentBuffer arguments) {
   // A few of each cover any in-order use; more would only hold memory.
   constexpr size_t kSpares = 8;
+  if (arguments.buffer) {
+    if (spare_argument_buffers.size() < kSpares)
+      spare_argument_buffers.push_back(arguments);
+    else
+      destroy(arguments);
+  }
   if (fence) {
     forget_timeout(fence);
     if (spare_fences.size() < kSpares && vk.vkResetFences(device, 1, &fence) == VK_SUCCESS)
@@ -400,6 +478,7 @@ DeviceState::~DeviceState() {
   for (const PendingSubmission& p : pending) {
     vk.vkFreeCommandBuffers(device, command_pool, 1, &p.command_buffer);
     vk.vkDestroyFence(device, p.fence, nullptr);
+    destroy(p.arguments);
   }
   pending.clear();
   for (auto& destroy : retired) destroy();
@@ -407,6 +486,8 @@ DeviceState::~DeviceState() {
   for (VkFence fence : spare_fences) vk.vkDestroyFence(device, fence, nullptr);
   spare_fences.clear();
   spare_command_buffers.clear();  // freed with the pool
+  for (const ArgumentBuffer& arguments : spare_argument_buffers) destroy(arguments);
+  spare_argument_buffers.clear();
   if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
   pipeline_cache.reset();  // saves through the device, so before it goes
   vk.vkDestroyDevice(device, nullptr);

@@ -48,9 +48,22 @@ struct InstanceState {
 // their owners, and DeviceState::retire holds back their Vulkan objects until
 // every pending submission has finished. Nothing here holds the DeviceState,
 // so dropping the last handle always reaches ~DeviceState.
+// Host-visible memory with a device address that holds the arguments of the
+// kernels of one submission whose arguments did not fit in push constants
+// (reflection's argument_buffer). Kept with the submission's command buffer
+// and fence, which is to say until its fence signals, then spare for the next.
+struct ArgumentBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  std::byte* mapped = nullptr;  // host-coherent, mapped for its life
+  VkDeviceAddress address = 0;
+  VkDeviceSize size = 0;
+};
+
 struct PendingSubmission {
   VkCommandBuffer command_buffer = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
+  ArgumentBuffer arguments;  // none (null handles) unless a kernel had an argument buffer
 };
 
 // A submission whose wait gave up (VK_TIMEOUT) and that had not finished when
@@ -93,6 +106,7 @@ struct DeviceState {
   // (NVIDIA's) hundreds of microseconds per Device::run.
   std::vector<VkCommandBuffer> spare_command_buffers;
   std::vector<VkFence> spare_fences;
+  std::vector<ArgumentBuffer> spare_argument_buffers;
   // The on-disk pipeline cache, when asked for; destroyed (and saved) before the VkDevice.
   std::unique_ptr<PipelineCache> pipeline_cache;
 
@@ -108,9 +122,13 @@ struct DeviceState {
   // A command buffer (in the initial state) and an unsignalled fence for one
   // submission, reused where a finished submission left some.
   void take_submission_objects(VkCommandBuffer& command_buffer, VkFence& fence);
-  // Takes back the command buffer and fence of a submission that has
-  // finished or was never submitted (either may be VK_NULL_HANDLE).
-  void recycle_submission_objects(VkCommandBuffer command_buffer, VkFence fence);
+  // An argument buffer of at least `bytes` for one submission, reused where a
+  // finished submission left one big enough.
+  ArgumentBuffer take_argument_buffer(VkDeviceSize bytes);
+  // Takes back the command buffer, fence and argument buffer of a submission
+  // that has finished or was never submitted (any may be VK_NULL_HANDLE).
+  void recycle_submission_objects(VkCommandBuffer command_buffer, VkFence fence, ArgumentBuffer arguments = {});
+  void destroy(const ArgumentBuffer& arguments);
   // Records that a wait for the submission with `fence` timed out.
   void note_timeout(VkFence fence, std::string what);
   // Forgets `fence`, which is about to be destroyed or has signalled.

@@ -10,7 +10,7 @@ namespace vkcl {
 Kernel::Kernel(std::shared_ptr<detail::ProgramState> program, uint32_t kernel_index)
     : program_(std::move(program)), kernel_index_(kernel_index) {
   const KernelReflection& k = reflection();
-  push_constants_.assign(detail::ProgramState::push_range_size(k), std::byte{0});
+  arguments_.assign(k.argument_buffer ? k.argument_buffer->size : detail::ProgramState::push_range_size(k), std::byte{0});
   args_.resize(k.args.size());
 }
 
@@ -48,7 +48,7 @@ void Kernel::set_arg(uint32_t index, const Buffer& buffer, size_t offset) {
     throw Error(describe_arg(index) + ": offset " + std::to_string(offset) + " is not inside the buffer of " +
                 std::to_string(b.size) + " bytes");
   VkDeviceAddress address = b.address + offset;
-  std::memcpy(push_constants_.data() + a.offset, &address, sizeof address);
+  std::memcpy(arguments_.data() + a.offset, &address, sizeof address);
   // The allocation, not the handle: a view passed as a temporary
   // (set_arg(0, buffer.view(256, 64))) stays valid while its buffer lives.
   args_[index] = {true, b.allocation(buffer.state_), b.offset + offset, 0};
@@ -62,7 +62,7 @@ void Kernel::set_arg_bytes(uint32_t index, std::span<const std::byte> bytes) {
   if (bytes.size() != a.size)
     throw Error(describe_arg(index) + " takes " + std::to_string(a.size) + " bytes; the value given has " +
                 std::to_string(bytes.size()));
-  std::memcpy(push_constants_.data() + a.offset, bytes.data(), bytes.size());
+  std::memcpy(arguments_.data() + a.offset, bytes.data(), bytes.size());
   args_[index] = {true, {}, 0, 0};
 }
 

@@ -54,6 +54,24 @@ std::set<std::string> compute_entry_points(std::span<const uint32_t> words) {
 // error at load time rather than a write outside the push-constant block.
 void check_reflection(const KernelReflection& k) {
   auto fail = [&](const std::string& what) { throw Error("reflection of kernel '" + k.name + "': " + what); };
+  // Where the arguments are: the push-constant block, or the argument buffer.
+  const uint32_t argument_bytes = k.argument_buffer ? k.argument_buffer->size : k.push_constant_size;
+  const std::string argument_block = k.argument_buffer ? "argument buffer" : "push-constant block";
+  if (const auto& buffer = k.argument_buffer) {
+    if (buffer->size > kMaxArgumentBufferSize)
+      fail("its arguments take " + std::to_string(buffer->size) + " bytes; vkcl passes at most " +
+           std::to_string(kMaxArgumentBufferSize) + " (kMaxArgumentBufferSize)");
+    if (buffer->offset % 8 != 0 || uint64_t(buffer->offset) + 8 > k.push_constant_size)
+      fail("the argument buffer's address at offset " + std::to_string(buffer->offset) +
+           " is not an aligned 8 bytes inside the push-constant block of " + std::to_string(k.push_constant_size) +
+           " bytes");
+    for (const NDRangeSlot& slot : k.ndrange) {
+      uint32_t size = slot.field == NDRangeField::WorkDim ? 4 : 16;
+      if (slot.offset < buffer->offset + 8 && buffer->offset < uint64_t(slot.offset) + size)
+        fail("ndrange field " + std::string(to_string(slot.field)) + " at offset " + std::to_string(slot.offset) +
+             " overlaps the argument buffer's address at offset " + std::to_string(buffer->offset));
+    }
+  }
   std::set<uint32_t> spec_ids;
   for (const KernelArg& a : k.args) {
     std::string which = "argument " + std::to_string(a.index) + (a.name.empty() ? "" : " (" + a.name + ")");
@@ -63,9 +81,9 @@ void check_reflection(const KernelReflection& k) {
       continue;
     }
     if (a.kind != ArgKind::Scalar && a.size != 8) fail(which + ": a pointer must take 8 bytes, not " + std::to_string(a.size));
-    if (a.size == 0 || uint64_t(a.offset) + a.size > k.push_constant_size)
+    if (a.size == 0 || uint64_t(a.offset) + a.size > argument_bytes)
       fail(which + ": bytes [" + std::to_string(a.offset) + ", " + std::to_string(uint64_t(a.offset) + a.size) +
-           ") are outside the push-constant block of " + std::to_string(k.push_constant_size) + " bytes");
+           ") are outside the " + argument_block + " of " + std::to_string(argument_bytes) + " bytes");
   }
   for (const NDRangeSlot& slot : k.ndrange) {
     uint32_t size = slot.field == NDRangeField::WorkDim ? 4 : 16;

@@ -86,7 +86,16 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
     enqueued->pipelines.push_back(program.pipeline(kernel.kernel_index_, d.local_size, local_lengths));
   enqueued->dispatches = std::move(plan.dispatches);
 
-  std::vector<std::byte>& push = enqueued->push_constants = kernel.push_constants_;
+  std::vector<std::byte>& push = enqueued->push_constants;
+  if (k.argument_buffer) {
+    // The submission copies the arguments into its argument buffer and puts
+    // that copy's address at argument_buffer_at.
+    push.assign(detail::ProgramState::push_range_size(k), std::byte{0});
+    enqueued->arguments = kernel.arguments_;
+    enqueued->argument_buffer_at = k.argument_buffer->offset;
+  } else {
+    push = kernel.arguments_;
+  }
   put_ndrange(push, k, NDRangeField::GlobalOffset, plan.offset);
   put_ndrange(push, k, NDRangeField::GlobalSize, plan.global);
   put_ndrange(push, k, NDRangeField::EnqueuedLocalSize, plan.enqueued_local);

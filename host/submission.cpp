@@ -16,8 +16,12 @@ void memory_barrier(const VolkDeviceTable& vk, VkCommandBuffer cb, VkPipelineSta
 
 // The split dispatches of one ND-range. Its work-groups are unordered in
 // OpenCL, so no barriers go between them.
-void record_dispatches(const VolkDeviceTable& vk, VkCommandBuffer cb, const EnqueuedKernel& kernel) {
+// `arguments`: the device address of the kernel's copy of its arguments,
+// when it has an argument buffer.
+void record_dispatches(const VolkDeviceTable& vk, VkCommandBuffer cb, const EnqueuedKernel& kernel,
+                       VkDeviceAddress arguments) {
   std::vector<std::byte> push = kernel.push_constants;
+  if (kernel.argument_buffer_at) std::memcpy(push.data() + *kernel.argument_buffer_at, &arguments, sizeof arguments);
   VkPipeline bound = VK_NULL_HANDLE;
   for (size_t i = 0; i < kernel.dispatches.size(); ++i) {
     const Dispatch& d = kernel.dispatches[i];
@@ -144,10 +148,10 @@ SubmissionState::~SubmissionState() {
   if (submitted && !finished && dev.vk.vkGetFenceStatus(dev.device, fence) == VK_NOT_READY) {
     // Pending before the members go: the programs, buffers and query pool in
     // keep_alive and timestamps are then retired until the fence signals.
-    dev.pending.push_back({command_buffer, fence});
+    dev.pending.push_back({command_buffer, fence, arguments});
     return;
   }
-  dev.recycle_submission_objects(command_buffer, fence);
+  dev.recycle_submission_objects(command_buffer, fence, arguments);
 }
 
 std::optional<std::string> timestamps_unavailable(const DeviceState& dev) {
@@ -167,7 +171,7 @@ void reap_pending(DeviceState& dev) {
     const VkResult status = dev.vk.vkGetFenceStatus(dev.device, p.fence);
     if (status == VK_NOT_READY) return false;
     if (status == VK_ERROR_DEVICE_LOST) dev.lost = true;
-    dev.recycle_submission_objects(p.command_buffer, p.fence);
+    dev.recycle_submission_objects(p.command_buffer, p.fence, p.arguments);
     return true;
   });
   if (!dev.pending.empty()) return;
@@ -196,6 +200,26 @@ std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& devi
 
   const VolkDeviceTable& vk = dev.vk;
   dev.take_submission_objects(state->command_buffer, state->fence);
+  // Arguments that did not fit in push constants: each kernel's copy in this
+  // submission's argument buffer, which lives until the fence signals, so a
+  // later set_arg or submit never changes what this one reads.
+  std::vector<VkDeviceAddress> argument_addresses(kernels.size(), 0);
+  VkDeviceSize argument_bytes = 0;
+  for (const auto& kernel : kernels)
+    if (kernel->argument_buffer_at)
+      argument_bytes += (kernel->arguments.size() + kArgumentBufferAlignment - 1) / kArgumentBufferAlignment *
+                        kArgumentBufferAlignment;
+  if (argument_bytes) {
+    state->arguments = dev.take_argument_buffer(argument_bytes);
+    VkDeviceSize at = 0;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      if (!kernels[i]->argument_buffer_at) continue;
+      const std::vector<std::byte>& bytes = kernels[i]->arguments;
+      std::memcpy(state->arguments.mapped + at, bytes.data(), bytes.size());
+      argument_addresses[i] = state->arguments.address + at;
+      at += (bytes.size() + kArgumentBufferAlignment - 1) / kArgumentBufferAlignment * kArgumentBufferAlignment;
+    }
+  }
   if (timestamps && !kernels.empty()) {
     auto pool = std::make_shared<TimestampPool>();
     pool->device = device;
@@ -233,7 +257,7 @@ std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& devi
     // BOTTOM_OF_PIPE: the stamp waits for every earlier command to end, so a
     // kernel's time never includes the tail of the one before it.
     if (pool) vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, static_cast<uint32_t>(2 * i));
-    record_dispatches(vk, cb, *kernels[i]);
+    record_dispatches(vk, cb, *kernels[i], argument_addresses[i]);
     if (pool) vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, static_cast<uint32_t>(2 * i + 1));
   }
   // The host reads buffers through their mapping once the fence signals;

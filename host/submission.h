@@ -32,6 +32,12 @@ struct EnqueuedKernel {
   // group_offset at group_offset_at, when the kernel reads it.
   std::vector<std::byte> push_constants;
   std::optional<uint32_t> group_offset_at;
+  // A kernel with an argument buffer: its argument values, which the
+  // submission copies into its ArgumentBuffer, and where in the push
+  // constants that copy's device address goes. Otherwise empty and nullopt
+  // (the arguments are in push_constants).
+  std::vector<std::byte> arguments;
+  std::optional<uint32_t> argument_buffer_at;
   std::vector<std::shared_ptr<BufferState>> buffers;  // kept alive until the submission ends
 };
 
@@ -48,6 +54,10 @@ struct SubmissionState {
   std::shared_ptr<DeviceState> device;
   VkCommandBuffer command_buffer = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
+  // The arguments of its kernels that have an argument buffer, each at a
+  // multiple of kArgumentBufferAlignment; goes with the command buffer and
+  // fence (to DeviceState::pending while running, then spare).
+  ArgumentBuffer arguments;
   std::shared_ptr<TimestampPool> timestamps;  // null unless asked for
   std::vector<std::string> kernel_names;      // in enqueue order
   std::vector<std::shared_ptr<void>> keep_alive;  // programs and buffers the commands use

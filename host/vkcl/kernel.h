@@ -69,7 +69,10 @@ class Kernel {
 
   std::shared_ptr<detail::ProgramState> program_;
   uint32_t kernel_index_ = 0;
-  std::vector<std::byte> push_constants_;  // argument bytes; ND-range fields are filled per dispatch
+  // Argument bytes at their reflected offsets: the push-constant block (whose
+  // ND-range fields are filled per dispatch), or the argument buffer's
+  // contents when the kernel has one (copied into it at each submit).
+  std::vector<std::byte> arguments_;
   std::vector<ArgValue> args_;
   friend class Program;
   friend class CommandList;  // enqueue() snapshots the argument values
