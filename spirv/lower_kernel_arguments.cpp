@@ -24,6 +24,10 @@
 //                               (ids from 3 up), the parameter becomes &array[0]
 // Member offsets and spec ids go into the reflection. Not handled yet (each a
 // CompileError): pointers to __private memory, images.
+// The arguments are the block's first members, laid out from offset 0; where
+// they and the ND-range fields would pass Vulkan's guaranteed 128 bytes of
+// push constants, emit_push_constant_blocks moves them, at the same offsets,
+// into an argument buffer that the block points to.
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
@@ -100,6 +104,12 @@ class LowerKernelArguments final : public Pass {
       }
     }
 
+    kernel.push_constants.argument_members = uint32_t(kernel.push_constants.member_types.size());
+    kernel.push_constants.argument_bytes = kernel.push_constants.size;
+    if (kernel.push_constants.argument_bytes > kMaxArgumentBufferSize)
+      throw CompileError("error: kernel '" + reflection.name + "': its arguments take " +
+                         std::to_string(kernel.push_constants.argument_bytes) + " bytes; vkcl passes at most " +
+                         std::to_string(kMaxArgumentBufferSize) + " bytes of kernel arguments");
     std::erase_if(function.code, [](const Instruction& i) { return i.opcode == Op::OpFunctionParameter; });
     function.code.front().words.back() = m.type_function(m.type_void());
     function.code.insert(function.code.begin() + ptrdiff_t(entry_insertion_point(function)), prologue.begin(),

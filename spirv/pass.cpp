@@ -10,6 +10,7 @@ uint32_t PushConstantBlock::add_member(uint32_t type, uint32_t size_bytes, uint3
   uint32_t offset = (size + alignment - 1) / alignment * alignment;
   member_types.push_back(type);
   member_offsets.push_back(offset);
+  member_alignments.push_back(alignment);
   size = offset + size_bytes;
   return uint32_t(member_types.size() - 1);
 }

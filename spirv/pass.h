@@ -16,14 +16,22 @@
 namespace vkcl::spirv {
 
 // One push-constant block per entry point, built up member by member by the
-// passes that need one, and declared by emit_push_constant_blocks.
+// passes that need one, and declared by emit_push_constant_blocks (which
+// moves the arguments to an argument buffer when the block would be too big
+// for every device).
 struct PushConstantBlock {
   uint32_t struct_type = 0;   // ids reserved up front so code can refer to them early
   uint32_t pointer_type = 0;
   uint32_t variable = 0;
   std::vector<uint32_t> member_types;
   std::vector<uint32_t> member_offsets;
+  std::vector<uint32_t> member_alignments;
   uint32_t size = 0;
+  // Members [0, argument_members) hold the kernel's arguments, laid out from
+  // offset 0 up to argument_bytes (lower_kernel_arguments adds them first);
+  // the ND-range fields follow.
+  uint32_t argument_members = 0;
+  uint32_t argument_bytes = 0;
 
   // Appends a member with the given layout and returns its index.
   uint32_t add_member(uint32_t type, uint32_t size_bytes, uint32_t alignment);

@@ -1,0 +1,197 @@
+// Argument buffers (spirv/emit_push_constant_blocks.cpp): a kernel whose
+// arguments and ND-range fields would take more than Vulkan's guaranteed 128
+// bytes of push constants reads its arguments through an 8-byte
+// PhysicalStorageBuffer pointer at push-constant offset 0, to a Block struct
+// whose members are NonWritable and Restrict, at the offsets the arguments
+// had; the reflection says `argument_buffer 0 <size>`. Kernels that fit keep
+// their arguments in the push constants. Every module is checked against the
+// Vulkan environment (spirv-val for Vulkan 1.1, 1.2 and 1.3 and the rules
+// newer than it) at -O2 and -O0, under both memory models.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "barrier_inspection.h"
+#include "compiler.h"
+#include "reflection.h"
+#include "vulkan_environment.h"
+
+namespace vkcl::testing {
+namespace {
+
+struct Compiled {
+  std::string text;  // friendly-name disassembly
+  ModuleReflection reflection;
+  std::string reflection_text;
+};
+
+Compiled compile(const std::string& source, bool optimize = true, MemoryModel model = MemoryModel::Vulkan) {
+  CompileOptions options;
+  options.cl_std = OpenCLStd::CL2_0;
+  options.optimize = optimize;
+  options.memory_model = model;
+  VulkanModule module = compile_opencl(source, "arguments.cl", options).module;
+  for (const std::string& problem : vulkan_environment_violations(module.words, model)) ADD_FAILURE() << problem;
+  return {disassemble(module.words), module.reflection, serialize(module.reflection)};
+}
+
+bool contains(const std::string& text, const std::string& pattern) {
+  return std::regex_search(text, std::regex(pattern));
+}
+
+size_t count(const std::string& text, const std::string& pattern) {
+  const std::regex re(pattern);
+  return size_t(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
+}
+
+// `pointers` global int pointers a0, a1, ... and an int n, each pointer read
+// and written; get_global_id reads three ND-range fields (48 bytes).
+std::string kernel_with_pointers(int pointers) {
+  std::string params, body;
+  for (int p = 0; p < pointers; ++p) {
+    params += "__global int* a" + std::to_string(p) + ", ";
+    body += "  a" + std::to_string(p) + "[i] += " + std::to_string(p + 1) + " * n;\n";
+  }
+  return "__kernel void k(" + params + "int n) {\n  size_t i = get_global_id(0);\n" + body + "}\n";
+}
+
+constexpr const char* kBigStruct = R"CL(
+typedef struct { int v[38]; long l; } Big;  // 160 bytes
+__kernel void big(__global long* out, Big b, int k) {
+  size_t i = get_global_id(0);
+  out[i] = b.v[(i + k) % 38] + b.l + b.v[3];
+}
+)CL";
+
+constexpr const char* kMixed = R"CL(
+__kernel void mixed(__global float* o, char c, short s, float3 v3, float16 v16, double d, long16 l16,
+                    uchar4 u4, __local float* scratch, __constant int* cc) {
+  size_t i = get_global_id(0);
+  scratch[get_local_id(0)] = c + s + v3.y + v16.s9 + (float)d + (float)l16.sf + u4.z + cc[1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  o[i] = scratch[get_local_id(0)] + get_work_dim() + get_global_size(0) + get_num_groups(0);
+}
+)CL";
+
+TEST(ArgumentBufferGolden, SixteenPointersGoThroughAPointerToANonWritableBlock) {
+  for (MemoryModel model : {MemoryModel::Vulkan, MemoryModel::GLSL450})
+    for (bool optimize : {true, false}) {
+      SCOPED_TRACE(std::string(optimize ? "-O2" : "-O0") + (model == MemoryModel::Vulkan ? " vulkan" : " glsl450"));
+      Compiled c = compile(kernel_with_pointers(16), optimize, model);
+      // The push-constant block: the pointer first, then the ND-range fields.
+      EXPECT_TRUE(contains(c.text, "%k_push_constants = OpTypeStruct %_ptr_PhysicalStorageBuffer_k_arguments %v4uint "
+                                   "%v4uint %v4uint\n"))
+          << c.text;
+      EXPECT_TRUE(contains(c.text, "OpMemberDecorate %k_push_constants 0 Offset 0\n")) << c.text;
+      EXPECT_TRUE(contains(c.text, "%_ptr_PhysicalStorageBuffer_k_arguments = OpTypePointer PhysicalStorageBuffer "
+                                   "%k_arguments\n"))
+          << c.text;
+      // The arguments: a Block, every member at its offset, NonWritable and Restrict.
+      EXPECT_TRUE(contains(c.text, "OpDecorate %k_arguments Block\n")) << c.text;
+      EXPECT_EQ(count(c.text, "OpMemberDecorate %k_arguments \\d+ NonWritable\n"), 17u) << c.text;
+      EXPECT_EQ(count(c.text, "OpMemberDecorate %k_arguments \\d+ Restrict\n"), 17u) << c.text;
+      EXPECT_TRUE(contains(c.text, "OpMemberDecorate %k_arguments 15 Offset 120\n")) << c.text;
+      EXPECT_TRUE(contains(c.text, "OpMemberDecorate %k_arguments 16 Offset 128\n")) << c.text;
+      // Read through the pointer, loaded from the push constants once.
+      EXPECT_EQ(count(c.text, "OpAccessChain %_ptr_PushConstant__ptr_PhysicalStorageBuffer_k_arguments "), 1u) << c.text;
+      EXPECT_TRUE(contains(c.text, "= OpLoad %_ptr_PhysicalStorageBuffer_uint %\\w+ Aligned 8\n")) << c.text;
+      EXPECT_TRUE(contains(c.text, "%n = OpLoad %uint %\\w+ Aligned 4\n")) << c.text;
+      EXPECT_FALSE(contains(c.text, "OpStore %\\w+ %\\w+ .*k_arguments")) << c.text;
+
+      const KernelReflection& k = c.reflection.kernels.at(0);
+      ASSERT_TRUE(k.argument_buffer.has_value()) << c.reflection_text;
+      EXPECT_EQ(k.argument_buffer->offset, 0u);
+      EXPECT_EQ(k.argument_buffer->size, 132u);
+      EXPECT_EQ(k.push_constant_size, 64u);
+      for (uint32_t a = 0; a < 16; ++a) EXPECT_EQ(k.args.at(a).offset, 8 * a);
+      EXPECT_EQ(k.args.at(16).offset, 128u);
+      EXPECT_NE(c.reflection_text.find("push_constant_size 64\nargument_buffer 0 132\n"), std::string::npos)
+          << c.reflection_text;
+      // The ND-range fields after the pointer.
+      EXPECT_EQ(k.ndrange_offset(NDRangeField::EnqueuedLocalSize), 16u);
+      EXPECT_EQ(k.ndrange_offset(NDRangeField::GroupOffset), 32u);
+      EXPECT_EQ(k.ndrange_offset(NDRangeField::GlobalOffset), 48u);
+    }
+}
+
+// 9 pointers and n (76 bytes, the ND-range fields from 80) are exactly 128
+// bytes: they stay. 10 and n (84 bytes, the fields from 96) would be 144:
+// they move.
+TEST(ArgumentBufferGolden, OnlyKernelsBeyond128BytesGetOne) {
+  Compiled fits = compile(kernel_with_pointers(9));
+  EXPECT_FALSE(fits.reflection.kernels.at(0).argument_buffer.has_value()) << fits.reflection_text;
+  EXPECT_EQ(fits.reflection_text.find("argument_buffer"), std::string::npos) << fits.reflection_text;
+  EXPECT_EQ(fits.reflection.kernels.at(0).push_constant_size, 128u);
+  EXPECT_EQ(fits.reflection.kernels.at(0).args.at(9).offset, 72u);  // n
+  EXPECT_EQ(fits.reflection.kernels.at(0).ndrange_offset(NDRangeField::GlobalOffset), 112u);
+  EXPECT_FALSE(contains(fits.text, "k_arguments")) << fits.text;
+  EXPECT_FALSE(contains(fits.text, "NonWritable")) << fits.text;
+  EXPECT_TRUE(contains(fits.text, "%k_push_constants = OpTypeStruct( %_ptr_PhysicalStorageBuffer_uint){9} %uint "
+                                  "%v4uint %v4uint %v4uint\n"))
+      << fits.text;
+
+  Compiled moves = compile(kernel_with_pointers(10));
+  ASSERT_TRUE(moves.reflection.kernels.at(0).argument_buffer.has_value()) << moves.reflection_text;
+  EXPECT_EQ(moves.reflection.kernels.at(0).argument_buffer->size, 84u);
+  EXPECT_EQ(moves.reflection.kernels.at(0).push_constant_size, 64u);
+}
+
+// A by-value struct of 160 bytes: its words in the argument buffer, read
+// through the pointer (a run-time index, so copied to a private variable).
+TEST(ArgumentBufferGolden, LargeStructByValue) {
+  for (bool optimize : {true, false}) {
+    SCOPED_TRACE(optimize ? "-O2" : "-O0");
+    Compiled c = compile(kBigStruct, optimize);
+    const KernelReflection& k = c.reflection.kernels.at(0);
+    ASSERT_TRUE(k.argument_buffer.has_value()) << c.reflection_text;
+    EXPECT_EQ(k.argument_buffer->size, 172u);
+    EXPECT_NE(c.reflection_text.find("arg 1 b scalar 8 160\n"), std::string::npos) << c.reflection_text;
+    EXPECT_NE(c.reflection_text.find("arg 2 k scalar 168 4\n"), std::string::npos) << c.reflection_text;
+    EXPECT_TRUE(contains(c.text, "%big_arguments = OpTypeStruct %_ptr_PhysicalStorageBuffer_ulong %_arr_uint_uint_40 "
+                                 "%uint\n"))
+        << c.text;
+    EXPECT_TRUE(contains(c.text, "= OpLoad %_arr_uint_uint_40 %\\w+ Aligned 8\n")) << c.text;
+  }
+}
+
+// Narrow scalars (words), 3- and 16-component vectors, long16 (128-byte
+// alignment), double, a __constant pointer and a __local pointer (a
+// specialization constant, never in the argument buffer), with every
+// ND-range field: valid, each load Aligned to its argument's alignment.
+TEST(ArgumentBufferGolden, EveryKindOfArgument) {
+  for (MemoryModel model : {MemoryModel::Vulkan, MemoryModel::GLSL450})
+    for (bool optimize : {true, false}) {
+      SCOPED_TRACE(std::string(optimize ? "-O2" : "-O0") + (model == MemoryModel::Vulkan ? " vulkan" : " glsl450"));
+      Compiled c = compile(kMixed, optimize, model);
+      const KernelReflection& k = c.reflection.kernels.at(0);
+      ASSERT_TRUE(k.argument_buffer.has_value()) << c.reflection_text;
+      EXPECT_EQ(k.argument_buffer->size, 400u);
+      EXPECT_EQ(k.push_constant_size, 112u);
+      EXPECT_EQ(k.ndrange.size(), 6u);
+      EXPECT_NE(c.reflection_text.find("arg 6 l16 scalar 256 128\n"), std::string::npos) << c.reflection_text;
+      EXPECT_NE(c.reflection_text.find("arg 8 scratch local_pointer 3 4\n"), std::string::npos) << c.reflection_text;
+      EXPECT_TRUE(contains(c.text, "%l16 = OpLoad %\\w+ %\\w+ Aligned 128\n")) << c.text;
+      EXPECT_TRUE(contains(c.text, "%v3 = OpLoad %v3float %\\w+ Aligned 16\n")) << c.text;
+      EXPECT_TRUE(contains(c.text, "%v16 = OpLoad %\\w+ %\\w+ Aligned 64\n")) << c.text;
+    }
+}
+
+TEST(ArgumentBufferGolden, MoreThan64KiBOfArgumentsIsAnError) {
+  CompileOptions options;
+  options.cl_std = OpenCLStd::CL2_0;
+  try {
+    compile_opencl("typedef struct { int v[16400]; } Huge;\n"
+                   "__kernel void huge(__global int* o, Huge h) { o[0] = h.v[get_global_id(0)]; }\n",
+                   "huge.cl", options);
+    ADD_FAILURE() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel 'huge': its arguments take 65608 bytes; vkcl passes at most 65536"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace vkcl::testing
