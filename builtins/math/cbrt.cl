@@ -5,22 +5,23 @@
 // (the exponent divided by 3), three Newton steps, then one last step whose
 // residual m - y^3 is computed exactly (Dekker products), which leaves the
 // root within about half an ulp; then * 2^q.
-// hypot: scaled by a power of two that brings the larger magnitude near 1,
-// so that no square overflows or underflows, then the correctly rounded
-// sqrt; +inf if either is infinite (even with a NaN), as C99 F.9.4.3 says.
+// hypot: scaled by a power of two that brings the larger magnitude near 1
+// (exactly, subnormals included), so that no square overflows or underflows,
+// then the correctly rounded sqrt; +inf if either is infinite (even with a
+// NaN), as C99 F.9.4.3 says.
 
 #include "math/vkcl_math.h"
 
+// Zeros and subnormals are told apart on the bits, and a subnormal is
+// normalized through its significand (vkcl_math.h): on a device that flushes
+// float subnormals, x == 0 holds for a subnormal x (which came back as it
+// was) and x * 2^24 is 0.
 float VKCL_OVERLOAD cbrt(float x) {
-  if (!__vkcl_isfinite_f(x) || x == 0.0f) return x;  // NaN, +-inf, +-0
-  float a = fabs(x);
-  int q_adjust = 0;
-  if (a < 0x1p-126f) {  // subnormal: 2^24 = (2^8)^3
-    a *= 0x1p24f;
-    q_adjust = -8;
-  }
-  const uint bits = as_uint(a);
-  const int e = (int)(bits >> 23) - 127;
+  const uint magnitude = as_uint(x) & VKCL_FLOAT_ABS;
+  if (magnitude == 0 || magnitude >= VKCL_FLOAT_INF) return x;  // +-0, +-inf, NaN
+  int shift;
+  const uint bits = as_uint(__vkcl_normalize_f(as_float(magnitude), &shift));  // |x| = bits * 2^shift
+  const int e = (int)(bits >> 23) - 127 + shift;
   const int q = e >= 0 ? e / 3 : -((2 - e) / 3);  // floor(e / 3)
   const int rest = e - 3 * q;                     // 0, 1 or 2
   const float m = as_float((bits & 0x7fffffu) | ((uint)(127 + rest) << 23));  // [1, 8)
@@ -33,21 +34,31 @@ float VKCL_OVERLOAD cbrt(float x) {
   const float cube = __vkcl_two_product_f(square, y, &cube_error);
   const float residual = ((m - cube) - cube_error) - square_error * y;
   y += residual / (3.0f * square);
-  return copysign(y * __vkcl_pow2_f(q + q_adjust), x);
+  return copysign(y * __vkcl_pow2_f(q), x);  // |x| >= 2^-149: q >= -50
 }
 
 float VKCL_OVERLOAD hypot(float x, float y) {
   if (__vkcl_isinf_f(x) || __vkcl_isinf_f(y)) return as_float(VKCL_FLOAT_INF);
   if (__vkcl_isnan_f(x) || __vkcl_isnan_f(y)) return x + y;
-  const float ax = fabs(x), ay = fabs(y);
-  const float larger = fmax(ax, ay);
-  if (larger == 0.0f) return 0.0f;
-  // larger = 2^k * [1, 2); subnormals through a 2^32 scale.
-  int k = (int)(as_uint(larger) >> 23) - 127;
-  if (larger < 0x1p-126f) k = (int)(as_uint(larger * 0x1p32f) >> 23) - 127 - 32;
+  const uint ax = as_uint(x) & VKCL_FLOAT_ABS, ay = as_uint(y) & VKCL_FLOAT_ABS;
+  const uint larger = max(ax, ay);
+  if (larger == 0) return 0.0f;
+  // larger = 2^k * [1, 2), subnormals included; both scaled by 2^-k. Below
+  // 2^-22, by __vkcl_scale_up_f (2^-k <= 2^149 in one step), which takes a
+  // subnormal through its significand: a device that flushes float
+  // subnormals would make x * 2^-k of a subnormal x 0.
+  const int k = __vkcl_exponent_f(as_float(larger));
+  float a, b;
+  if (k < -22) {
+    a = __vkcl_scale_up_f(as_float(ax), -k);
+    b = __vkcl_scale_up_f(as_float(ay), -k);
+  } else {
+    const int k1 = k / 2, k2 = k - k1;
+    const float down = __vkcl_pow2_f(-k1), down2 = __vkcl_pow2_f(-k2);
+    a = as_float(ax) * down * down2;
+    b = as_float(ay) * down * down2;
+  }
   const int k1 = k / 2, k2 = k - k1;
-  const float down = __vkcl_pow2_f(-k1), down2 = __vkcl_pow2_f(-k2);
-  const float a = ax * down * down2, b = ay * down * down2;
   return sqrt(mad(a, a, b * b)) * __vkcl_pow2_f(k1) * __vkcl_pow2_f(k2);
 }
 
@@ -61,15 +72,11 @@ VKCL_VECTORIZE_2(float, hypot, float, float)
 #ifdef VKCL_FP64
 
 double VKCL_OVERLOAD cbrt(double x) {
-  if (!__vkcl_isfinite_d(x) || x == 0.0) return x;
-  double a = fabs(x);
-  int q_adjust = 0;
-  if (a < 0x1p-1022) {  // subnormal: 2^54 = (2^18)^3
-    a *= 0x1p54;
-    q_adjust = -18;
-  }
-  const ulong bits = as_ulong(a);
-  const int e = (int)(bits >> 52) - 1023;
+  const ulong magnitude = as_ulong(x) & VKCL_DOUBLE_ABS;
+  if (magnitude == 0 || magnitude >= VKCL_DOUBLE_INF) return x;
+  int shift;
+  const ulong bits = as_ulong(__vkcl_normalize_d(as_double(magnitude), &shift));
+  const int e = (int)(bits >> 52) - 1023 + shift;
   const int q = e >= 0 ? e / 3 : -((2 - e) / 3);
   const int rest = e - 3 * q;
   const double m = as_double((bits & 0x000ffffffffffffful) | ((ulong)(1023 + rest) << 52));  // [1, 8)
@@ -80,20 +87,27 @@ double VKCL_OVERLOAD cbrt(double x) {
   const double cube = __vkcl_two_product_d(square, y, &cube_error);
   const double residual = ((m - cube) - cube_error) - square_error * y;
   y += residual / (3.0 * square);
-  return copysign(y * __vkcl_pow2_d(q + q_adjust), x);
+  return copysign(y * __vkcl_pow2_d(q), x);
 }
 
 double VKCL_OVERLOAD hypot(double x, double y) {
   if (__vkcl_isinf_d(x) || __vkcl_isinf_d(y)) return as_double(VKCL_DOUBLE_INF);
   if (__vkcl_isnan_d(x) || __vkcl_isnan_d(y)) return x + y;
-  const double ax = fabs(x), ay = fabs(y);
-  const double larger = fmax(ax, ay);
-  if (larger == 0.0) return 0.0;
-  int k = (int)(as_ulong(larger) >> 52) - 1023;
-  if (larger < 0x1p-1022) k = (int)(as_ulong(larger * 0x1p64) >> 52) - 1023 - 64;
+  const ulong ax = as_ulong(x) & VKCL_DOUBLE_ABS, ay = as_ulong(y) & VKCL_DOUBLE_ABS;
+  const ulong larger = max(ax, ay);
+  if (larger == 0) return 0.0;
+  const int k = __vkcl_exponent_d(as_double(larger));
+  double a, b;
+  if (k < -52) {
+    a = __vkcl_scale_up_d(as_double(ax), -k);
+    b = __vkcl_scale_up_d(as_double(ay), -k);
+  } else {
+    const int k1 = k / 2, k2 = k - k1;
+    const double down = __vkcl_pow2_d(-k1), down2 = __vkcl_pow2_d(-k2);
+    a = as_double(ax) * down * down2;
+    b = as_double(ay) * down * down2;
+  }
   const int k1 = k / 2, k2 = k - k1;
-  const double down = __vkcl_pow2_d(-k1), down2 = __vkcl_pow2_d(-k2);
-  const double a = ax * down * down2, b = ay * down * down2;
   return sqrt(mad(a, a, b * b)) * __vkcl_pow2_d(k1) * __vkcl_pow2_d(k2);
 }
 

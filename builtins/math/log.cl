@@ -41,13 +41,11 @@ static inline float log1p_tail_f(float f) {
 }
 
 // For finite x > 0: x = m * 2^k with m in [sqrt(2)/2, sqrt(2)); returns m - 1.
+// A subnormal x through its significand (vkcl_math.h), not x * 2^32, which a
+// device that flushes float subnormals makes 0.
 static inline float reduce_f(float x, int* k) {
-  uint bits = as_uint(x);
-  int exponent = 0;
-  if (bits < 0x00800000u) {  // subnormal: scale by 2^32 first
-    bits = as_uint(x * 0x1p32f);
-    exponent = -32;
-  }
+  int exponent;
+  const uint bits = as_uint(__vkcl_normalize_f(x, &exponent));
   // m in [1, 2); then into [sqrt(2)/2, sqrt(2)).
   uint m = (bits & 0x007fffffu) | 0x3f800000u;
   exponent += (int)(bits >> 23) - 127;
@@ -295,12 +293,8 @@ static inline double log1p_small_d(double u_hi, double u_lo, double* lo) {
 // log(x) as hi + *lo, for finite x > 0.
 double __vkcl_log_extended_d(double x, double* lo) {
   if (x >= 0.9375 && x < 1.0625) return log1p_small_d(x - 1.0, 0.0, lo);  // x - 1 is exact
-  ulong bits = as_ulong(x);
-  int k = 0;
-  if (bits < 0x0010000000000000ul) {  // subnormal
-    bits = as_ulong(x * 0x1p64);
-    k = -64;
-  }
+  int k;
+  const ulong bits = as_ulong(__vkcl_normalize_d(x, &k));  // a subnormal through its significand
   k += (int)(bits >> 52) - 1023;
   const double m = as_double((bits & 0x000ffffffffffffful) | 0x3ff0000000000000ul);  // [1, 2)
   const int j = (int)((bits >> 48) & 15u);

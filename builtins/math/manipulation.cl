@@ -6,31 +6,34 @@
 #include "math/vkcl_math.h"
 
 // One set of definitions per type: T, its same-size integer types I and U,
-// the bits of its significand, its exponent bias, and 2^SCALE to bring a
-// subnormal into the normal range.
-#define DEFINE_MANIPULATION(T, I, U, SUFFIX, MANTISSA, BIAS, SCALE_UP)                           \
-  T VKCL_OVERLOAD ldexp(T x, int n); /* frexp uses it */                                         \
-  /* The unbiased exponent of a finite nonzero x, subnormals included. */                        \
-  static inline int exponent_of_##SUFFIX(T x) {                                                  \
-    const U magnitude = as_##U(x) & (U)VKCL_##SUFFIX##_ABS;                                      \
-    if ((magnitude >> MANTISSA) != 0) return (int)(magnitude >> MANTISSA) - BIAS;                \
-    return (int)((as_##U(x * SCALE_UP) & (U)VKCL_##SUFFIX##_ABS) >> MANTISSA) - BIAS - SCALE_BITS_##SUFFIX; \
-  }                                                                                              \
-  /* x = m * 2^e with 0.5 <= |m| < 1; 0, inf and NaN come back with e = 0. */                    \
+// the bits of its significand and its exponent bias.
+//
+// frexp, ldexp, ilogb and logb take a subnormal apart on its bits, never by
+// float arithmetic on it: on a device that flushes float subnormals
+// (NVIDIA's; vkcl_math.h), x * 2^32 is 0 for a subnormal x, and OpenCL wants
+// these functions exact for every input the device keeps (OpenCL C 3.0
+// §7.5.3: else the result for the flushed input).
+#define DEFINE_MANIPULATION(T, I, U, SUFFIX, MANTISSA, BIAS)                                     \
+  /* x = m * 2^e with 0.5 <= |m| < 1; 0, inf and NaN come back with e = 0. m from the bits of x  \
+     normalized (vkcl_math.h): its significand with the exponent field of 0.5. */                \
   T VKCL_OVERLOAD frexp(T x, __private int* e) {                                                 \
     const U magnitude = as_##U(x) & (U)VKCL_##SUFFIX##_ABS;                                      \
     if (magnitude == 0 || magnitude >= (U)VKCL_##SUFFIX##_INF) {                                 \
       *e = 0;                                                                                    \
       return x;                                                                                  \
     }                                                                                            \
-    const int exponent = exponent_of_##SUFFIX(x);                                                \
-    *e = exponent + 1;                                                                           \
-    return ldexp(x, -(exponent + 1));                                                            \
+    int shift;                                                                                   \
+    const U bits = as_##U(__vkcl_normalize_##SUFFIX(x, &shift));                                 \
+    *e = (int)((bits & (U)VKCL_##SUFFIX##_ABS) >> MANTISSA) - (BIAS - 1) + shift;                \
+    return as_##T((bits & ~((U)VKCL_##SUFFIX##_INF)) | ((U)(BIAS - 1) << MANTISSA));             \
   }                                                                                              \
-  /* x * 2^n, correctly rounded: at most one multiplication is inexact (the last). */           \
+  /* x * 2^n, correctly rounded: at most one multiplication is inexact (the last). A subnormal  \
+     x is taken as its normalized significand times 2^(n + shift). */                            \
   T VKCL_OVERLOAD ldexp(T x, int n) {                                                            \
     const int max_exponent = BIAS, min_exponent = 1 - BIAS;                                      \
-    T y = x;                                                                                     \
+    int shift;                                                                                   \
+    T y = __vkcl_normalize_##SUFFIX(x, &shift);                                                  \
+    if (shift != 0) n = max(n, -8 * BIAS) + shift; /* no int overflow; still far below 0 */       \
     if (n > max_exponent) {                                                                      \
       y *= __vkcl_pow2_##SUFFIX(max_exponent);                                                   \
       n -= max_exponent;                                                                         \
@@ -57,13 +60,13 @@
     if (magnitude == 0) return FP_ILOGB0;                                                        \
     if (magnitude > (U)VKCL_##SUFFIX##_INF) return FP_ILOGBNAN;                                  \
     if (magnitude == (U)VKCL_##SUFFIX##_INF) return INT_MAX;                                     \
-    return exponent_of_##SUFFIX(x);                                                              \
+    return __vkcl_exponent_##SUFFIX(x);                                                          \
   }                                                                                              \
   T VKCL_OVERLOAD logb(T x) {                                                                    \
     const U magnitude = as_##U(x) & (U)VKCL_##SUFFIX##_ABS;                                      \
     if (magnitude == 0) return -as_##T((U)VKCL_##SUFFIX##_INF);                                  \
     if (magnitude >= (U)VKCL_##SUFFIX##_INF) return as_##T(magnitude);                           \
-    return (T)exponent_of_##SUFFIX(x);                                                           \
+    return (T)__vkcl_exponent_##SUFFIX(x);                                                       \
   }                                                                                              \
   /* The next representable number after x towards y. */                                       \
   T VKCL_OVERLOAD nextafter(T x, T y) {                                                          \
@@ -100,8 +103,7 @@
 #define VKCL_f_ABS VKCL_FLOAT_ABS
 #define VKCL_f_INF VKCL_FLOAT_INF
 #define VKCL_f_SIGN VKCL_FLOAT_SIGN
-#define SCALE_BITS_f 32
-DEFINE_MANIPULATION(float, int, uint, f, 23, 127, 0x1p32f)
+DEFINE_MANIPULATION(float, int, uint, f, 23, 127)
 
 // nan(nancode): a quiet NaN carrying nancode in its significand.
 float VKCL_OVERLOAD nan(uint nancode) { return as_float(0x7fc00000u | (nancode & 0x3fffffu)); }
@@ -111,8 +113,7 @@ VKCL_VECTORIZE_1(float, nan, uint)
 #define VKCL_d_ABS VKCL_DOUBLE_ABS
 #define VKCL_d_INF VKCL_DOUBLE_INF
 #define VKCL_d_SIGN VKCL_DOUBLE_SIGN
-#define SCALE_BITS_d 64
-DEFINE_MANIPULATION(double, long, ulong, d, 52, 1023, 0x1p64)
+DEFINE_MANIPULATION(double, long, ulong, d, 52, 1023)
 
 double VKCL_OVERLOAD nan(ulong nancode) {
   return as_double(0x7ff8000000000000ul | (nancode & 0x7fffffffffffful));

@@ -34,13 +34,19 @@ static inline int is_odd_integer_f(float y) {
   return is_integer_f(y) && fabs(y) < 0x1p24f && ((int)y & 1) != 0;
 }
 
+// x's zero, sign and magnitude come from its bits: on a device that flushes
+// float subnormals (vkcl_math.h), x == 0 and !(x < 0) hold for a subnormal
+// x, and fabs may flush it; a subnormal x must take the general path, whose
+// log2 takes it apart on its bits, not come back as it is (pow(x, 3) = x).
+// (A subnormal y is 1 or 0 there, consistently: y == 0 first.)
 float VKCL_OVERLOAD pow(float x, float y) {
   const float infinity = as_float(VKCL_FLOAT_INF);
-  const float ay = fabs(y), ax = fabs(x);
+  const float ay = fabs(y), ax = as_float(as_uint(x) & VKCL_FLOAT_ABS);
   if (ay == 0.0f || x == 1.0f) return 1.0f;  // even for NaN
   if (__vkcl_isnan_f(x) || __vkcl_isnan_f(y)) return x + y;
   const int odd = is_odd_integer_f(y);
-  if (ax == 0.0f) {
+  const int negative = __vkcl_signbit_f(x);
+  if (as_uint(ax) == 0) {
     if (y < 0.0f) return odd ? copysign(infinity, x) : infinity;
     return odd ? x : 0.0f;
   }
@@ -50,18 +56,19 @@ float VKCL_OVERLOAD pow(float x, float y) {
   }
   if (__vkcl_isinf_f(x)) {
     const float magnitude = y < 0.0f ? 0.0f : infinity;
-    return x < 0.0f && odd ? -magnitude : magnitude;
+    return negative && odd ? -magnitude : magnitude;
   }
-  if (x < 0.0f && !is_integer_f(y)) return __vkcl_quiet_nan_f();
+  if (negative && !is_integer_f(y)) return __vkcl_quiet_nan_f();
   const float r = pow_positive_f(ax, y, 0.0f);
-  return x < 0.0f && odd ? -r : r;
+  return negative && odd ? -r : r;
 }
 
 float VKCL_OVERLOAD powr(float x, float y) {
   const float infinity = as_float(VKCL_FLOAT_INF);
   if (__vkcl_isnan_f(x) || __vkcl_isnan_f(y)) return x + y;
-  if (x < 0.0f) return __vkcl_quiet_nan_f();
-  if (x == 0.0f) {
+  const uint magnitude = as_uint(x) & VKCL_FLOAT_ABS;  // on the bits, as in pow
+  if (magnitude != 0 && __vkcl_signbit_f(x)) return __vkcl_quiet_nan_f();
+  if (magnitude == 0) {
     if (y == 0.0f) return __vkcl_quiet_nan_f();
     return y < 0.0f ? infinity : 0.0f;
   }
@@ -80,29 +87,30 @@ float VKCL_OVERLOAD pown(float x, int n) {
   if (n == 0) return 1.0f;
   if (__vkcl_isnan_f(x)) return x;
   const int odd = n & 1;
-  const float ax = fabs(x);
-  if (ax == 0.0f) {
+  const float ax = as_float(as_uint(x) & VKCL_FLOAT_ABS);  // on the bits, as in pow
+  const int negative = __vkcl_signbit_f(x);
+  if (as_uint(ax) == 0) {
     if (n < 0) return odd ? copysign(infinity, x) : infinity;
     return odd ? x : 0.0f;
   }
   if (__vkcl_isinf_f(x)) {
     const float magnitude = n < 0 ? 0.0f : infinity;
-    return x < 0.0f && odd ? -magnitude : magnitude;
+    return negative && odd ? -magnitude : magnitude;
   }
   // n exactly as n_hi + n_lo.
   const float n_hi = (float)n;
   const float n_lo = (float)(n - (int)n_hi);
   const float r = pow_positive_f(ax, n_hi, n_lo);
-  return x < 0.0f && odd ? -r : r;
+  return negative && odd ? -r : r;
 }
 
 float VKCL_OVERLOAD rootn(float x, int n) {
   const float infinity = as_float(VKCL_FLOAT_INF);
   if (n == 0 || __vkcl_isnan_f(x)) return __vkcl_quiet_nan_f();
   const int odd = n & 1;
-  if (x < 0.0f && !odd) return __vkcl_quiet_nan_f();
-  const float ax = fabs(x);
-  if (ax == 0.0f) {
+  const float ax = as_float(as_uint(x) & VKCL_FLOAT_ABS);  // on the bits, as in pow
+  if (as_uint(ax) != 0 && __vkcl_signbit_f(x) && !odd) return __vkcl_quiet_nan_f();
+  if (as_uint(ax) == 0) {
     if (n < 0) return odd ? copysign(infinity, x) : infinity;
     return odd ? x : 0.0f;
   }

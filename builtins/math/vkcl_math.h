@@ -175,6 +175,45 @@ static inline double __vkcl_pow2_d(int n) { return as_double((ulong)(n + 1023) <
 #endif
 
 // ---------------------------------------------------------------------------
+// Subnormals without float arithmetic. A device may flush float subnormals
+// to zero in every float instruction, operands and results: OpenCL allows it
+// for float where the device does not report CL_FP_DENORM (OpenCL C 3.0
+// §7.2, and §7.5.3 for what the functions may then return), NVIDIA's Vulkan
+// driver does it (the H100's, with shaderDenormPreserveFloat32 = false, so
+// that DenormPreserve cannot be asked for), and Vulkan lets any driver do it
+// where a module declares no denorm mode. There, x * 0x1p32f is 0 for a
+// subnormal x and x == 0 is true. So a subnormal is taken apart on its bits:
+// its significand m (the bits below the exponent field), converted from an
+// integer, is exactly x * 2^149 (float; m < 2^23 is exact, and a conversion
+// from an integer flushes nothing) or x * 2^1074 (double; fp64 subnormals
+// are kept everywhere, OpenCL C 3.0 §7.2, but the code is the same). Zero,
+// infinity and NaN are told apart on the bits too, never by comparisons.
+
+// For finite x: a float y that is normal or zero, of x's sign, with
+// x = y * 2^*shift exactly (*shift is 0, or -149 for a subnormal or zero x).
+static inline float __vkcl_normalize_f(float x, int* shift) {
+  const uint bits = as_uint(x);
+  const int tiny = (bits & VKCL_FLOAT_INF) == 0;  // exponent field 0: zero or subnormal
+  *shift = tiny ? -149 : 0;
+  return tiny ? as_float(as_uint((float)(bits & 0x007fffffu)) | (bits & VKCL_FLOAT_SIGN)) : x;
+}
+// The unbiased exponent of a finite nonzero x, subnormals included
+// (ilogb(x)), from the bits alone.
+static inline int __vkcl_exponent_f(float x) {
+  int shift;
+  const uint bits = as_uint(__vkcl_normalize_f(x, &shift));
+  return (int)((bits >> 23) & 0xffu) - 127 + shift;
+}
+// x * 2^n exactly where that is normal (or zero) and finite, x a subnormal
+// too (multiplied through its significand, never itself): 23 <= n <= 127 for
+// any x, up to 149 for a zero or subnormal x.
+static inline float __vkcl_scale_up_f(float x, int n) {
+  int shift;
+  const float y = __vkcl_normalize_f(x, &shift);
+  return y * __vkcl_pow2_f(n + shift);
+}
+
+// ---------------------------------------------------------------------------
 // Error-free transformations (Dekker, Knuth), exact when every operation is
 // rounded to nearest and nothing overflows or underflows; vkcl keeps each
 // operation as written (FP_CONTRACT off here, NoContraction in SPIR-V).
@@ -228,6 +267,25 @@ static inline double __vkcl_two_sum_d(double a, double b, double* error) {
   const double b_part = sum - a;
   *error = (a - (sum - b_part)) + (b - b_part);
   return sum;
+}
+
+// The same as __vkcl_normalize_f, __vkcl_exponent_f and __vkcl_scale_up_f
+// (*shift = -1074; 52 <= n <= 1023, up to 1074 for a zero or subnormal x).
+static inline double __vkcl_normalize_d(double x, int* shift) {
+  const ulong bits = as_ulong(x);
+  const int tiny = (bits & VKCL_DOUBLE_INF) == 0;
+  *shift = tiny ? -1074 : 0;
+  return tiny ? as_double(as_ulong((double)(bits & 0x000ffffffffffffful)) | (bits & VKCL_DOUBLE_SIGN)) : x;
+}
+static inline int __vkcl_exponent_d(double x) {
+  int shift;
+  const ulong bits = as_ulong(__vkcl_normalize_d(x, &shift));
+  return (int)((bits >> 52) & 0x7fful) - 1023 + shift;
+}
+static inline double __vkcl_scale_up_d(double x, int n) {
+  int shift;
+  const double y = __vkcl_normalize_d(x, &shift);
+  return y * __vkcl_pow2_d(n + shift);
 }
 
 double __vkcl_scale_d(double p, int n);
