@@ -8,11 +8,12 @@
 // One set of definitions per type: T, its same-size integer types I and U,
 // the bits of its significand and its exponent bias.
 //
-// frexp, ldexp, ilogb and logb take a subnormal apart on its bits, never by
-// float arithmetic on it: on a device that flushes float subnormals
-// (NVIDIA's; vkcl_math.h), x * 2^32 is 0 for a subnormal x, and OpenCL wants
-// these functions exact for every input the device keeps (OpenCL C 3.0
-// §7.5.3: else the result for the flushed input).
+// Numbers are taken apart and compared on their bits, never by float
+// arithmetic on a possibly subnormal x or by float comparisons (ldexp
+// multiplies normal numbers only): on a device that flushes float subnormals
+// (NVIDIA's; vkcl_math.h), x * 2^32 is 0 and x == 0 is true for a subnormal
+// x, and OpenCL wants these functions exact for every input the device keeps
+// (OpenCL C 3.0 §7.5.3: else the result for the flushed input).
 #define DEFINE_MANIPULATION(T, I, U, SUFFIX, MANTISSA, BIAS)                                     \
   /* x = m * 2^e with 0.5 <= |m| < 1; 0, inf and NaN come back with e = 0. m from the bits of x  \
      normalized (vkcl_math.h): its significand with the exponent field of 0.5. */                \
@@ -68,23 +69,38 @@
     if (magnitude >= (U)VKCL_##SUFFIX##_INF) return as_##T(magnitude);                           \
     return (T)__vkcl_exponent_##SUFFIX(x);                                                       \
   }                                                                                              \
-  /* The next representable number after x towards y. */                                       \
+  /* x's bits as an integer in the order of the numbers (-0 and +0 both 0), for NaN-free       \
+     comparisons of subnormals too. */                                                           \
+  static inline I ordered_##SUFFIX(T x) {                                                        \
+    const I bits = as_##I(x);                                                                    \
+    return bits < 0 ? -(bits & (I)VKCL_##SUFFIX##_ABS) : bits;                                   \
+  }                                                                                              \
+  /* The next representable number after x towards y, on the bits (a subnormal result too). */ \
   T VKCL_OVERLOAD nextafter(T x, T y) {                                                          \
     if (__vkcl_isnan_##SUFFIX(x) || __vkcl_isnan_##SUFFIX(y)) return x + y;                      \
-    if (x == y) return y;                                                                        \
+    const I ox = ordered_##SUFFIX(x), oy = ordered_##SUFFIX(y);                                  \
+    if (ox == oy) return y;                                                                      \
     const U bits = as_##U(x);                                                                    \
     if ((bits & (U)VKCL_##SUFFIX##_ABS) == 0) /* +-0: the smallest subnormal towards y */        \
       return as_##T((as_##U(y) & (U)VKCL_##SUFFIX##_SIGN) | (U)1);                               \
     /* Away from zero when y is further out on x's side. */                                     \
-    return as_##T((x < y) == (as_##I(x) >= 0) ? bits + (U)1 : bits - (U)1);                      \
+    return as_##T((ox < oy) == (as_##I(x) >= 0) ? bits + (U)1 : bits - (U)1);                    \
   }                                                                                              \
+  /* maxmag and minmag compare magnitudes as integers; a NaN gives the other operand, equal     \
+     magnitudes fmax and fmin (the operand without, or with, the sign bit). */                   \
   T VKCL_OVERLOAD maxmag(T x, T y) {                                                             \
-    const T ax = fabs(x), ay = fabs(y);                                                          \
-    return ax > ay ? x : (ay > ax ? y : fmax(x, y));                                             \
+    const U ax = as_##U(x) & (U)VKCL_##SUFFIX##_ABS, ay = as_##U(y) & (U)VKCL_##SUFFIX##_ABS;     \
+    if (ax > (U)VKCL_##SUFFIX##_INF) return y;                                                   \
+    if (ay > (U)VKCL_##SUFFIX##_INF) return x;                                                   \
+    if (ax != ay) return ax > ay ? x : y;                                                        \
+    return as_##I(x) < 0 ? y : x;                                                                \
   }                                                                                              \
   T VKCL_OVERLOAD minmag(T x, T y) {                                                             \
-    const T ax = fabs(x), ay = fabs(y);                                                          \
-    return ax < ay ? x : (ay < ax ? y : fmin(x, y));                                             \
+    const U ax = as_##U(x) & (U)VKCL_##SUFFIX##_ABS, ay = as_##U(y) & (U)VKCL_##SUFFIX##_ABS;     \
+    if (ax > (U)VKCL_##SUFFIX##_INF) return y;                                                   \
+    if (ay > (U)VKCL_##SUFFIX##_INF) return x;                                                   \
+    if (ax != ay) return ax < ay ? x : y;                                                        \
+    return as_##I(x) < 0 ? x : y;                                                                \
   }                                                                                              \
   VKCL_VECTORIZE_OUT(T, frexp, T, int, __private)                                                \
   VKCL_FOR_EACH_OUT_SPACE(FREXP_SPACE, T)                                                        \
