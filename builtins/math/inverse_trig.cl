@@ -94,20 +94,37 @@ static inline float atan2_any_f(float y, float x, int in_pi) {
   const float half_pi = in_pi ? 0.5f : PIO2_HI_F + PIO2_LO_F;
   const float quarter_pi = in_pi ? 0.25f : PIO4_HI_F + PIO4_LO_F;
   const int x_negative = as_int(x) < 0;
-  const float ax = fabs(x), ay = fabs(y);
+  const uint x_bits = as_uint(x) & VKCL_FLOAT_ABS, y_bits = as_uint(y) & VKCL_FLOAT_ABS;
+  float ax = as_float(x_bits), ay = as_float(y_bits);
   float r;
-  if (ay == 0.0f) {
+  if (y_bits == 0) {
     r = x_negative ? pi : 0.0f;
   } else if (__vkcl_isinf_f(ay)) {
     r = __vkcl_isinf_f(ax) ? (x_negative ? (in_pi ? 0.75f : 0x1.2d97c8p+1f) : quarter_pi) : half_pi;
-  } else if (ax == 0.0f) {
+  } else if (x_bits == 0) {
     r = half_pi;
   } else if (__vkcl_isinf_f(ax)) {
     r = x_negative ? pi : 0.0f;
   } else {
+    // The smaller magnitude over the larger. Vulkan specifies OpFDiv only
+    // for divisors in [2^-126, 2^126], and a device that flushes float
+    // subnormals (NVIDIA's; vkcl_math.h) divides by way of the reciprocal,
+    // which is 0 beyond 2^126 (atan2(100, 2^128) was 0), and flushes a
+    // subnormal operand: both are scaled by the same power of two first,
+    // down by 2^-4 from 2^126 on, up by 2^64 (exactly, subnormals through
+    // their significands) when the smaller is subnormal and the larger below
+    // 2^62. Zeros and the comparisons are on the bits for the same reason.
+    const uint larger = max(x_bits, y_bits), smaller = min(x_bits, y_bits);
+    if (larger >= 0x7e800000u) {
+      ax *= 0x1p-4f;
+      ay *= 0x1p-4f;
+    } else if (smaller < 0x00800000u && larger < 0x5e800000u) {
+      ax = __vkcl_scale_up_f(ax, 64);
+      ay = __vkcl_scale_up_f(ay, 64);
+    }
     // angle in [0, pi/2]; then pi - angle for x < 0.
     float angle_hi, angle_lo = 0.0f;
-    if (ay <= ax) {
+    if (y_bits <= x_bits) {
       angle_hi = atan_positive_f(ay / ax);
     } else {
       angle_hi = PIO2_HI_F;

@@ -195,9 +195,25 @@ float VKCL_OVERLOAD sincos(float x, __private float* cosval) {
 
 // x = n/2 + r with n = rint(2x), |r| <= 1/4, exactly; pi * r as hi + lo;
 // returns n mod 4. From 2^24 on every float is an even integer.
+// Below 2^-90, pi x (the result of sinpi and tanpi there, to far below an
+// ulp) is computed on x * 2^64 and scaled back, as hi alone: Dekker's exact
+// product splits x into halves whose lower one, and the product's error, are
+// subnormal for |x| below about 2^-100, and a device that flushes float
+// subnormals (NVIDIA's; vkcl_math.h) drops them (sinpi(0x1.5d69a8p-114) was
+// 945 ulp off, tgamma through sinpi 879). x * 2^64 itself is exact, a
+// subnormal x included (__vkcl_scale_up_f).
 static inline int reduce_pi_f(float x, float* hi, float* lo) {
-  if (fabs(x) >= 0x1p24f) {
-    *hi = *lo = 0.0f;
+  const uint magnitude = as_uint(x) & VKCL_FLOAT_ABS;
+  if (magnitude - 0x12800000u >= 0x4b800000u - 0x12800000u) {  // outside [2^-90, 2^24)
+    *lo = 0.0f;
+    if (magnitude >= 0x4b800000u) {
+      *hi = 0.0f;
+      return 0;
+    }
+    const float scaled = __vkcl_scale_up_f(x, 64);
+    float error;
+    const float p = __vkcl_two_product_f(scaled, PI_HI_F, &error);
+    *hi = (p + mad(scaled, PI_LO_F, error)) * 0x1p-64f;
     return 0;
   }
   const float n = rint(2.0f * x);
