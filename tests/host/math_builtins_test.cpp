@@ -12,7 +12,11 @@
 // Denormals: OpenCL lets a device flush float subnormals (inputs and
 // results, "Edge Case Behavior in Flush To Zero Mode"); a probe finds out
 // what this device does, and where it flushes, the flushed alternatives are
-// accepted for float. Double subnormals are always checked.
+// accepted for float. Double subnormals are always checked. The tests
+// FloatFlushToZero and GeometricFloatFlushToZero run the float functions
+// again as a flushing device (NVIDIA's) would, emulated in the modules
+// (emulate_flush_to_zero.h), so that code that is wrong only there shows
+// here too.
 //
 // Built with build_program from host/vkcl/source_program.h (OpenCL C 3.0).
 #include <gtest/gtest.h>
@@ -32,9 +36,27 @@
 
 #include "test_device.h"
 #include "vkcl/source_program.h"
+#ifdef VKCL_TEST_EMULATE_FLUSH_TO_ZERO
+#include "emulate_flush_to_zero.h"
+#endif
 
 namespace vkcl {
 namespace {
+
+// Set while a test runs the functions as a device that flushes float
+// subnormals would (emulate_flush_to_zero.h).
+bool emulating_flush_to_zero = false;
+
+// build_program, or with the module rewritten to flush float subnormals.
+Program build_test_program(std::string_view source, std::string_view file_name, CompileOptions options = {}) {
+#ifdef VKCL_TEST_EMULATE_FLUSH_TO_ZERO
+  if (emulating_flush_to_zero) {
+    VulkanModule module = compile_module_for(test::device().features(), source, file_name, std::move(options));
+    return Program(test::device(), test::emulate_float_flush_to_zero(module.words), std::move(module.reflection));
+  }
+#endif
+  return build_program(test::device(), source, file_name, std::move(options));
+}
 
 // OpenCL C 3.0 (ctz and the generic address space need 2.0 or later).
 CompileOptions cl30() {
@@ -459,8 +481,14 @@ std::vector<Function<T>> functions() {
     auto finite = [](T& v) {
       if (!std::isfinite(v)) v = 1;
     };
-    auto min = exact2<T>("min", [](T x, T y) { return y < x ? y : x; });
-    auto max = exact2<T>("max", [](T x, T y) { return x < y ? y : x; });
+    T (*min_of)(T, T) = [](T x, T y) { return y < x ? y : x; };
+    T (*max_of)(T, T) = [](T x, T y) { return x < y ? y : x; };
+    auto min = exact2<T>("min", min_of);
+    auto max = exact2<T>("max", max_of);
+    // Zeros of opposite signs are left out below (GLSL's FMin and FMax may
+    // give either), but a flushed subnormal makes one: either zero then.
+    min.alternative = either_zero_of_opposite_zeros<T>(min_of);
+    max.alternative = either_zero_of_opposite_zeros<T>(max_of);
     min.adapt = max.adapt = [finite](T& x, T& y, T&) {
       finite(x);
       finite(y);
@@ -470,6 +498,13 @@ std::vector<Function<T>> functions() {
     f.push_back(min);
     f.push_back(max);
     auto clamp = exact3<T>("clamp", [](T x, T lo, T hi) { return fmin_reference(fmax_reference(x, lo), hi); });
+    clamp.alternative = [](T x, T lo, T hi) {  // the other zero, where a flushed bound makes opposite zeros
+      const T r = fmin_reference(fmax_reference(x, lo), hi);
+      const bool opposite = (x == 0 && std::signbit(x) != std::signbit(r)) ||
+                            (lo == 0 && std::signbit(lo) != std::signbit(r)) ||
+                            (hi == 0 && std::signbit(hi) != std::signbit(r));
+      return r == 0 && opposite ? -r : r;
+    };
     clamp.adapt = [](T& x, T& lo, T& hi) {
       if (std::isnan(lo)) lo = -1;
       if (std::isnan(hi)) hi = 1;
@@ -859,7 +894,8 @@ std::string kernel_source(const Function<T>& f, size_t count) {
   return s.str();
 }
 
-// Does the device flush float subnormals? (x * y with x subnormal, y = 1.)
+// Does the device flush float subnormals (x * y with x subnormal, y = 1), or
+// does a test emulate one that does?
 bool flushes_float_subnormals() {
   static const bool flushes = [] {
     Program program = build_program(test::device(),
@@ -873,7 +909,7 @@ bool flushes_float_subnormals() {
     std::printf("vkcl device: float subnormals are %s\n", result == 0 ? "flushed to zero" : "preserved");
     return result == 0;
   }();
-  return flushes;
+  return flushes || emulating_flush_to_zero;
 }
 
 struct Worst {
@@ -997,8 +1033,7 @@ void run_functions(const char* title) {
     c.write(in.c);
     // One small program per function: the validation layer checks a module
     // once per pipeline, so one module of every kernel would cost minutes.
-    Program program = build_program(test::device(), kernel_source<T>(f, count), f.name + "_" + title + ".cl",
-                                    cl30());
+    Program program = build_test_program(kernel_source<T>(f, count), f.name + "_" + title + ".cl", cl30());
     Kernel k = program.kernel("test");
     k.set_arg("a", a);
     k.set_arg("b", b);
@@ -1068,8 +1103,8 @@ void run_geometric() {
   using L = std::numeric_limits<T>;
   constexpr bool is_float = std::is_same_v<T, float>;
   constexpr ld eps = L::epsilon();
-  Program program = build_program(test::device(), geometric_source<T>(), std::string("geometric_") +
-                                  Traits<T>::name + ".cl", cl30());
+  Program program = build_test_program(geometric_source<T>(), std::string("geometric_") + Traits<T>::name + ".cl",
+                                       cl30());
   // Operands: random vectors of one scale or of mixed scales, huge and tiny
   // ones (no overflow or underflow allowed), subnormal, zero, infinite and NaN components.
   std::mt19937_64 rng(7);
@@ -1152,13 +1187,17 @@ void run_geometric() {
         record("length", i, std::isnan(s5[1]) ? 0 : INFINITY, 0, hex(s5[1]), NAN);
       } else {
         const double bound = (is_float ? 3 : 0.5) + 0.5 * (0.5 * n + 0.5 * (n - 1));
-        record("length", i, ulp_error<T>(s5[1], std::sqrt(sum)), bound, hex(s5[1]), std::sqrt(sum));
+        // A device that flushes may return 0 for a subnormal result.
+        auto error_of = [&](T got, ld reference) {
+          return flush && std::fabs(reference) < L::min() && got == 0 ? ld(0) : ulp_error<T>(got, reference);
+        };
+        record("length", i, error_of(s5[1], std::sqrt(sum)), bound, hex(s5[1]), std::sqrt(sum));
         // distance: the bound counts the subtraction's rounding (1.5 n instead of 0.5 n).
         ld exact_diff = 0;
         for (int c = 0; c < n; ++c) exact_diff += ((ld)x[c] - y[c]) * ((ld)x[c] - y[c]);
         const double dbound = (is_float ? 3 : 0.5) + 1.5 * n + 0.5 * (n - 1);
         if (std::isfinite((ld)T(std::sqrt(exact_diff))))
-          record("distance", i, ulp_error<T>(s5[2], std::sqrt(exact_diff)), dbound, hex(s5[2]), std::sqrt(exact_diff));
+          record("distance", i, error_of(s5[2], std::sqrt(exact_diff)), dbound, hex(s5[2]), std::sqrt(exact_diff));
         // dot: absolute max * max * 2(n - 1) * eps (at least one product's rounding).
         ld dot = 0;
         for (int c = 0; c < n; ++c) dot += (ld)x[c] * y[c];
@@ -1231,6 +1270,29 @@ void run_geometric() {
 TEST(MathBuiltins, Float) { run_functions<float>("float"); }
 
 TEST(MathBuiltins, GeometricFloat) { run_geometric<float>(); }
+
+// The float functions on a device that flushes float subnormals (NVIDIA's),
+// emulated: each result must be the right one or the one for the inputs
+// with subnormals flushed (a subnormal result may be 0).
+class FlushToZero {
+ public:
+  FlushToZero() { emulating_flush_to_zero = true; }
+  ~FlushToZero() { emulating_flush_to_zero = false; }
+};
+TEST(MathBuiltins, FloatFlushToZero) {
+#ifndef VKCL_TEST_EMULATE_FLUSH_TO_ZERO
+  GTEST_SKIP() << "built without the compiler: no emulation of flushing devices";
+#endif
+  FlushToZero emulation;
+  run_functions<float>("float_ftz");
+}
+TEST(MathBuiltins, GeometricFloatFlushToZero) {
+#ifndef VKCL_TEST_EMULATE_FLUSH_TO_ZERO
+  GTEST_SKIP() << "built without the compiler: no emulation of flushing devices";
+#endif
+  FlushToZero emulation;
+  run_geometric<float>();
+}
 
 TEST(MathBuiltins, GeometricDouble) {
   if (!test::device().features().shader_float64) GTEST_SKIP() << "the device has no shaderFloat64";

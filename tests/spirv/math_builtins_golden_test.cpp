@@ -23,13 +23,18 @@
 //
 // One module per function (all its types and widths); when it fails, each
 // type and width is compiled alone so that the message names the case.
+//
+// FloatSubnormalsAreTakenApartOnTheirBits checks what makes the float
+// functions right on devices that flush subnormals (see there).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -436,6 +441,101 @@ std::set<std::string> math_part(int part) {
   return chosen;
 }
 TEST_F(MathBuiltinsGolden, Math1) { check_section(math_part(0)); }
+
+// ---------------------------------------------------------------------------
+// Subnormal floats taken apart on their bits. A device may flush float
+// subnormals in every float instruction, operands and results (NVIDIA's
+// Vulkan driver does, and cannot be told not to), so a builtin that scales a
+// subnormal up by a float multiplication (x * 0x1p32f is 0 there) or tells
+// zero apart by a float comparison (x == 0 holds for a subnormal x) gives
+// neither the right result nor the one for the flushed input (OpenCL C 3.0
+// §7.5.3) there. Lavapipe keeps subnormals, so MathBuiltins.*FlushToZero
+// (tests/host) emulates a flushing device to test the results; this checks
+// the structure that makes them right, in each float function's module:
+//   - the exact functions that only take numbers apart or compare them
+//     (logb, ilogb, frexp, nextafter, maxmag, minmag, fmod, remainder,
+//     remquo) have no float multiplication, division or comparison at all;
+//   - log, log2, log10, cbrt and fract multiply or divide by no constant
+//     power of two of 2^16 or more (a subnormal's scaling) and compare no
+//     float with a constant zero.
+
+struct FloatModule {
+  std::map<uint32_t, uint32_t> float_constants;  // id -> bits of each 32-bit float scalar constant
+  std::vector<std::vector<uint32_t>> instructions;
+};
+
+FloatModule read_float_module(std::span<const uint32_t> words) {
+  FloatModule m;
+  std::set<uint32_t> float_types;
+  for (size_t i = 5; i < words.size();) {
+    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffffu;
+    if (count == 0 || i + count > words.size()) throw std::runtime_error("malformed module");
+    std::vector<uint32_t> inst(words.begin() + i, words.begin() + i + count);
+    if (opcode == 22 /* OpTypeFloat */ && inst[2] == 32) float_types.insert(inst[1]);
+    if (opcode == 43 /* OpConstant */ && float_types.count(inst[1])) m.float_constants[inst[2]] = inst[3];
+    m.instructions.push_back(std::move(inst));
+    i += count;
+  }
+  return m;
+}
+
+bool is_float_comparison(uint32_t opcode) { return opcode >= 180 && opcode <= 191; }  // OpFOrdEqual..OpFUnordGreaterThanEqual
+std::string opcode_name(uint32_t opcode) {
+  static const char* const kComparisons[] = {"OpFOrdEqual", "OpFUnordEqual", "OpFOrdNotEqual", "OpFUnordNotEqual",
+                                             "OpFOrdLessThan", "OpFUnordLessThan", "OpFOrdGreaterThan",
+                                             "OpFUnordGreaterThan", "OpFOrdLessThanEqual", "OpFUnordLessThanEqual",
+                                             "OpFOrdGreaterThanEqual", "OpFUnordGreaterThanEqual"};
+  if (opcode == 133) return "OpFMul";
+  if (opcode == 136) return "OpFDiv";
+  if (is_float_comparison(opcode)) return kComparisons[opcode - 180];
+  return "opcode " + std::to_string(opcode);
+}
+
+TEST_F(MathBuiltinsGolden, FloatSubnormalsAreTakenApartOnTheirBits) {
+  CompileOptions options;
+  options.cl_std = OpenCLStd::CL3_0;
+  auto module_of = [&](const std::string& function) {
+    return read_float_module(compile_opencl(source_for(function, {{"float", 1}}), function + ".cl", options).module.words);
+  };
+  for (const char* function : {"logb", "ilogb", "frexp", "nextafter", "maxmag", "minmag", "fmod", "remainder",
+                               "remquo"}) {
+    SCOPED_TRACE(function);
+    for (const auto& inst : module_of(function).instructions) {
+      const uint32_t opcode = inst[0] & 0xffffu;
+      EXPECT_FALSE(opcode == 133 /* OpFMul */ || opcode == 136 /* OpFDiv */ || is_float_comparison(opcode))
+          << function << "(float): " << opcode_name(opcode)
+          << ", which a device that flushes subnormals gets wrong for a subnormal operand";
+    }
+  }
+  for (const char* function : {"log", "log2", "log10", "cbrt", "fract"}) {
+    SCOPED_TRACE(function);
+    const FloatModule m = module_of(function);
+    auto constant = [&](uint32_t id) -> std::optional<uint32_t> {
+      const auto it = m.float_constants.find(id);
+      if (it == m.float_constants.end()) return std::nullopt;
+      return it->second;
+    };
+    for (const auto& inst : m.instructions) {
+      const uint32_t opcode = inst[0] & 0xffffu;
+      if (opcode != 133 && opcode != 136 && !is_float_comparison(opcode)) continue;
+      for (size_t operand = 3; operand < inst.size(); ++operand) {
+        const std::optional<uint32_t> bits = constant(inst[operand]);
+        if (!bits) continue;
+        const uint32_t magnitude = *bits & 0x7fffffffu;
+        if (is_float_comparison(opcode)) {
+          EXPECT_NE(magnitude, 0u) << function << "(float): a float compared with zero (" << opcode_name(opcode)
+                                   << "), which holds for a subnormal on a device that flushes subnormals";
+        } else {
+          const bool big_power_of_two = (magnitude & 0x7fffffu) == 0 && (magnitude >> 23) >= 127 + 16 &&
+                                        magnitude < 0x7f800000u;
+          EXPECT_FALSE(big_power_of_two) << function << "(float): " << opcode_name(opcode) << " by the constant 2^"
+                                         << int(magnitude >> 23) - 127
+                                         << ", a subnormal's scaling, which a device that flushes subnormals makes 0";
+        }
+      }
+    }
+  }
+}
 TEST_F(MathBuiltinsGolden, Math2) { check_section(math_part(1)); }
 TEST_F(MathBuiltinsGolden, Math3) { check_section(math_part(2)); }
 
