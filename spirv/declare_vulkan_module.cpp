@@ -126,9 +126,10 @@ class DeclareVulkanModule final : public Pass {
     for (const Function& f : m.functions) {
       // A half only moved between memory and an integer of its size is bits,
       // not a value: a load whose every use is a bitcast to a non-half type,
-      // and a bitcast of a non-half value whose every use stores it
-      // (tools/clc/retype_punned_accesses makes these of ushort accesses to
-      // __local and __private half memory).
+      // and a bitcast of a non-half value whose every use stores it or
+      // bitcasts it to a non-half type (tools/clc/retype_punned_accesses
+      // makes these of ushort accesses to __local and __private half memory;
+      // lower_kernel_arguments rebuilds a half argument from its word so).
       std::unordered_map<uint32_t, std::vector<const Instruction*>> users;
       for (const Instruction& i : f.code)
         for (size_t w = 0; w < i.words.size(); ++w)
@@ -146,7 +147,8 @@ class DeclareVulkanModule final : public Pass {
             }))
           continue;
         if (i.opcode == Op::OpBitcast && !is_half(i.word(0)) && std::ranges::all_of(uses, [&](const Instruction* use) {
-              return use->opcode == Op::OpStore && use->word(1) == i.result_id && use->word(0) != i.result_id;
+              return (use->opcode == Op::OpStore && use->word(1) == i.result_id && use->word(0) != i.result_id) ||
+                     (use->opcode == Op::OpBitcast && !half_types.count(use->type_id));
             }))
           continue;
         return true;

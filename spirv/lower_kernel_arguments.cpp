@@ -7,10 +7,17 @@
 // cheapest per-dispatch data Vulkan has. So:
 //   __global / __constant T*  → a PhysicalStorageBuffer pointer member (8 bytes);
 //                               the pointer type itself is rewritten by legalize_pointers
-//   scalars                   → a member of the scalar's type, OpenCL alignment;
-//                               8- and 16-bit scalars (char, short, half) get a
-//                               32-bit word of their own and are truncated from it,
-//                               so no module needs storagePushConstant8/16
+//   scalars and vectors       → a member of their type, OpenCL alignment, except
+//                               those of 8- and 16-bit components (char, short,
+//                               half, and their vectors): 32-bit words (a uint, or
+//                               a uvecN of their bytes, at least 4-aligned; char,
+//                               short and char2 get a word of their own, the value
+//                               in its low bits) rebuilt after the load by
+//                               conversions, bitcasts and shuffles; 8/16-bit types
+//                               in push constants need StoragePushConstant8/16
+//                               (storagePushConstant8/16, which many devices lack),
+//                               and in the argument buffer 8/16-bit storage, so
+//                               no module needs those because of its arguments
 //   structs and unions        → (by value: the translator's pointer to a private
 //                               copy) their bytes at OpenCL's layout and
 //                               alignment, as 32-bit words (uint[n]); each load
@@ -67,8 +74,8 @@ class LowerKernelArguments final : public Pass {
         if (type && type->opcode == Op::OpTypeBool) throw CompileError("error: " + what + ": bool is not a valid kernel argument type");
         arg.kind = ArgKind::Scalar;
         arg.size = m.size_of(param.type_id);
-        if (is_narrow_scalar(m, param.type_id)) {
-          arg.offset = add_narrow_scalar(m, kernel, param, prologue);
+        if (is_narrow(m, param.type_id)) {
+          arg.offset = add_narrow_argument(m, kernel, param, prologue);
           continue;
         }
         arg.offset = add_push_constant(m, kernel, param, arg.size, m.alignment_of(param.type_id), prologue);
@@ -127,11 +134,6 @@ class LowerKernelArguments final : public Pass {
     uint32_t words = 0;
   };
 
-  static bool is_narrow_scalar(const Module& m, uint32_t type) {
-    const Instruction* t = m.find_global(type);
-    return t && (t->opcode == Op::OpTypeInt || t->opcode == Op::OpTypeFloat) && t->word(0) < 32;
-  }
-
   static uint32_t word_array(Module& m, uint32_t words) {
     const uint32_t array = m.new_id();
     m.globals.push_back(std::move(Instruction(Op::OpTypeArray, 0, array).id(m.type_int(32)).id(m.constant_u32(words))));
@@ -139,24 +141,115 @@ class LowerKernelArguments final : public Pass {
     return array;
   }
 
-  // An 8- or 16-bit scalar in a word of its own (the host writes its bytes at the word's start).
-  static uint32_t add_narrow_scalar(Module& m, KernelState& kernel, const Instruction& param,
-                                    std::vector<Instruction>& prologue) {
-    const uint32_t member = kernel.push_constants.add_member(m.type_int(32), 4, 4);
-    const uint32_t word = load_push_constant(m, kernel, member, prologue);
-    WordReader reader{m, prologue, word, true};
-    const uint32_t value = reader.read(param.type_id, 0);
-    prologue.push_back(std::move(Instruction(Op::OpCopyObject, param.type_id, param.result_id).id(value)));
+  // Whether `type` is a scalar or vector whose components are 8 or 16 bits wide.
+  static bool is_narrow(const Module& m, uint32_t type) {
+    const Instruction* t = m.find_global(type);
+    if (t && t->opcode == Op::OpTypeVector) t = m.find_global(t->word(0));
+    return t && (t->opcode == Op::OpTypeInt || t->opcode == Op::OpTypeFloat) && t->word(0) < 32;
+  }
+
+  // An 8- or 16-bit scalar or vector as 32-bit words: a uint or a uvecN
+  // member (N = its size / 4, 1 for 2-byte values, whose bytes the host
+  // writes at the word's start) at its OpenCL alignment, at least 4; the
+  // parameter becomes the value rebuilt from them. The member keeps this type
+  // when emit_push_constant_blocks moves it into an argument buffer.
+  static uint32_t add_narrow_argument(Module& m, KernelState& kernel, const Instruction& param,
+                                      std::vector<Instruction>& prologue) {
+    const uint32_t words = (m.size_of(param.type_id) + 3) / 4;
+    const uint32_t word_type = words == 1 ? m.type_int(32) : m.type_vector(m.type_int(32), words);
+    const uint32_t member =
+        kernel.push_constants.add_member(word_type, words * 4, std::max(4u, m.alignment_of(param.type_id)));
+    const uint32_t loaded = load_push_constant(m, kernel, member, prologue);
+    rebuild_narrow(m, prologue, loaded, words, param.type_id, param.result_id);
     return kernel.push_constants.member_offsets[member];
   }
 
-  // Builds values of any type from bytes held in 32-bit words (a uint, or a
-  // uint[n] whose elements are extracted), at OpenCL's layout, little-endian.
+  // The value of the 8/16-bit scalar or vector `type` from `words` (a uint
+  // when `count` is 1, else a uvec of `count`) holding its bytes from the
+  // first. Scalars: truncated (OpUConvert). Vectors of 2 to 4 components: the
+  // words bitcast to a vector of the component's integer type filling them
+  // (uint -> v4uchar or v2ushort, uvec2 -> v4ushort), shuffled down to
+  // the argument's components where fewer (char2 and char3 from v4uchar,
+  // short3 from v4ushort: no 16-bit type for a char2), then bitcast to the
+  // argument's type where it differs (half). Vectors of 8 and 16 components
+  // (no bitcast or shuffle on them once lower_long_vectors has made them
+  // arrays): each 32 or 64 bits of four components bitcast to a vector of
+  // four and every component extracted, then put together. The last
+  // instruction defines `result` (no copy of a half between: a half that is
+  // only bitcast, as_ushort2(h), needs no Float16, declare_vulkan_module).
+  static void rebuild_narrow(Module& m, std::vector<Instruction>& out, uint32_t words, uint32_t count,
+                             uint32_t type, uint32_t result) {
+    const uint32_t value = build_narrow(m, out, words, count, type);
+    if (out.empty() || out.back().result_id != value)
+      throw CompileError("internal error: a narrow kernel argument was not rebuilt by its last instruction");
+    out.back().result_id = result;
+  }
+
+  static uint32_t build_narrow(Module& m, std::vector<Instruction>& out, uint32_t words, uint32_t count,
+                               uint32_t type) {
+    auto emit = [&](Op op, uint32_t result_type, std::initializer_list<uint32_t> operands) {
+      const uint32_t id = m.new_id();
+      Instruction i(op, result_type, id);
+      for (uint32_t operand : operands) i.id(operand);
+      out.push_back(std::move(i));
+      return id;
+    };
+    auto extract = [&](uint32_t result_type, uint32_t composite, uint32_t index) {
+      const uint32_t id = m.new_id();
+      out.push_back(std::move(Instruction(Op::OpCompositeExtract, result_type, id).id(composite).literal(index)));
+      return id;
+    };
+    const uint32_t uint_type = m.type_int(32);
+    const Instruction* t = m.find_global(type);
+    const bool vector = t->opcode == Op::OpTypeVector;
+    const uint32_t component = vector ? t->word(0) : type;
+    const uint32_t components = vector ? t->word(1) : 1;
+    const uint32_t bits = m.find_global(component)->word(0);
+    const uint32_t integer = m.type_int(bits);  // char, short (and for half: its bits)
+    auto as = [&](uint32_t target, uint32_t value, uint32_t value_type) {
+      return target == value_type ? value : emit(Op::OpBitcast, target, {value});
+    };
+    if (!vector) return as(type, emit(Op::OpUConvert, integer, {words}), integer);
+    if (components <= 4) {
+      const uint32_t filled = count * 32 / bits;
+      uint32_t value_type = m.type_vector(integer, filled);
+      uint32_t value = emit(Op::OpBitcast, value_type, {words});
+      if (components < filled) {
+        const uint32_t narrowed = m.type_vector(integer, components);
+        const uint32_t id = m.new_id();
+        Instruction shuffle(Op::OpVectorShuffle, narrowed, id);
+        shuffle.id(value).id(value);
+        for (uint32_t c = 0; c < components; ++c) shuffle.literal(c);
+        out.push_back(std::move(shuffle));
+        value = id;
+        value_type = narrowed;
+      }
+      return as(type, value, value_type);
+    }
+    const uint32_t quad_type = m.type_vector(integer, 4);
+    const uint32_t quad_words = 4 * bits / 32;  // 1 or 2
+    auto word = [&](uint32_t index) { return count == 1 ? words : extract(uint_type, words, index); };
+    std::vector<uint32_t> parts;
+    for (uint32_t quad = 0; quad < components / 4; ++quad) {
+      const uint32_t source = quad_words == 1 ? word(quad)
+                                              : emit(Op::OpCompositeConstruct, m.type_vector(uint_type, 2),
+                                                     {word(2 * quad), word(2 * quad + 1)});
+      const uint32_t four = emit(Op::OpBitcast, quad_type, {source});
+      for (uint32_t c = 0; c < 4; ++c) parts.push_back(as(component, extract(integer, four, c), integer));
+    }
+    const uint32_t id = m.new_id();
+    Instruction construct(Op::OpCompositeConstruct, type, id);
+    for (uint32_t part : parts) construct.id(part);
+    out.push_back(std::move(construct));
+    return id;
+  }
+
+  // Builds values of any type from bytes held in 32-bit words (a uint[n]
+  // whose elements are extracted), at OpenCL's layout, little-endian.
   struct WordReader {
     Module& m;
     std::vector<Instruction>& out;
-    uint32_t words;       // the loaded word or word array
-    bool single = false;  // `words` is one uint
+    uint32_t words;  // the loaded word array
 
     uint32_t emit(Op op, uint32_t type, std::initializer_list<uint32_t> operands) {
       const uint32_t id = m.new_id();
@@ -167,7 +260,6 @@ class LowerKernelArguments final : public Pass {
     }
 
     uint32_t word(uint32_t index) {
-      if (single) return words;
       const uint32_t id = m.new_id();
       out.push_back(std::move(Instruction(Op::OpCompositeExtract, m.type_int(32), id).id(words).literal(index)));
       return id;

@@ -4,13 +4,18 @@
 // wrong offset mixes two up), a 160-byte struct by value, arguments changed
 // between runs, several enqueues in one submission and several submissions
 // in flight at once each with their own values, set_arg's checks as before,
-// and the reflection checks that guard the argument buffer.
+// the reflection checks that guard the argument buffer, and by-value vectors
+// of 8- and 16-bit components (32-bit words in the push constants or the
+// argument buffer, rebuilt in the kernel) written back byte for byte.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -208,6 +213,164 @@ TEST(KernelArgumentBuffer, SetArgChecksAsBefore) {
     if (k != 9) kernel.set_arg(k, buffer);
   test::expect_error([&] { test::device().run(kernel, NDRange::make({16}, {16})); },
                      {"kernel 'sixteen': argument(s) not set: 9 (a9), 16 (n)"});
+}
+
+// Each argument written back at its own place in `out` (bytes; a
+// 3-component vector only its 3 components), the half2 as its bits.
+constexpr const char* kNarrowSource = R"CL(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#define NARROW_PARAMETERS __global uchar* out, char2 a, uchar3 b, uchar4 c, char8 d, uchar16 e, short f, short2 g, \
+                          short3 h, ushort4 i, half2 j
+#define WRITE_NARROW                                        \
+  vstore2(a, 0, (__global char*)(out + 0));                 \
+  vstore3(b, 0, out + 4);                                   \
+  vstore4(c, 0, out + 8);                                   \
+  vstore8(d, 0, (__global char*)(out + 16));                \
+  vstore16(e, 0, out + 32);                                 \
+  *(__global short*)(out + 48) = f;                         \
+  vstore2(g, 0, (__global short*)(out + 52));               \
+  vstore3(h, 0, (__global short*)(out + 56));               \
+  vstore4(i, 0, (__global ushort*)(out + 64));              \
+  vstore2(as_ushort2(j), 0, (__global ushort*)(out + 72));
+
+__kernel void narrow(NARROW_PARAMETERS) { WRITE_NARROW }
+
+// 76 bytes of those and 64 more: an argument buffer.
+__kernel void narrow_in_buffer(NARROW_PARAMETERS, ulong8 pad) {
+  WRITE_NARROW
+  vstore8(pad, 0, (__global ulong*)(out + 80));
+}
+)CL";
+
+// The narrow arguments: name, reflected size, the bytes the kernel writes
+// (the rest of the size is a 3-component vector's padding) and where.
+struct NarrowArg {
+  const char* name;
+  size_t size, written, at;
+};
+constexpr NarrowArg kNarrowArgs[] = {
+    {"a", 2, 2, 0},   {"b", 4, 3, 4},   {"c", 4, 4, 8},   {"d", 8, 8, 16},  {"e", 16, 16, 32},
+    {"f", 2, 2, 48},  {"g", 4, 4, 52},  {"h", 8, 6, 56},  {"i", 8, 8, 64},  {"j", 4, 4, 72},
+};
+constexpr size_t kNarrowOut = 144;
+constexpr uint8_t kUntouched = 0xee;
+
+// Bytes with every sign and high-bit case: 0x81, 0x7f, 0xff, 0x80 (shorts
+// 0x7f81, -129 (0xff7f), -32768 (0x8000), -1, ...), a different run per
+// argument and per round.
+std::vector<uint8_t> narrow_bytes(size_t size, size_t argument, int round) {
+  static constexpr uint8_t kPatterns[] = {0x81, 0x7f, 0xff, 0x80, 0x00, 0x01, 0xfe, 0x55, 0xaa, 0x7e, 0x3c, 0xc3};
+  std::vector<uint8_t> bytes(size);
+  for (size_t b = 0; b < size; ++b)
+    bytes[b] = kPatterns[(b + argument * 5 + size_t(round) * 7) % std::size(kPatterns)];
+  return bytes;
+}
+
+Program& narrow_program() {
+  test::device();
+  static Program p = build_program(test::device(), kNarrowSource, "narrow.cl", {});
+  return p;
+}
+
+void run_narrow(const char* kernel_name, bool with_pad) {
+  Kernel kernel = narrow_program().kernel(kernel_name);
+  EXPECT_EQ(kernel.reflection().argument_buffer.has_value(), with_pad);
+  const ModuleFeatures& features = narrow_program().reflection().features;
+  EXPECT_FALSE(features.shader_float16);  // the half2 is only bits
+  Buffer out(test::device(), kNarrowOut);
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    out.write(std::vector<uint8_t>(kNarrowOut, kUntouched));
+    std::vector<uint8_t> want(kNarrowOut, kUntouched);
+    kernel.set_arg("out", out);
+    for (size_t a = 0; a < std::size(kNarrowArgs); ++a) {
+      const NarrowArg& arg = kNarrowArgs[a];
+      std::vector<uint8_t> bytes = narrow_bytes(arg.size, a, round);
+      kernel.set_arg_bytes(kernel.arg_index(arg.name), std::as_bytes(std::span(bytes)));
+      std::copy_n(bytes.begin(), arg.written, want.begin() + ptrdiff_t(arg.at));
+    }
+    if (with_pad) {
+      std::vector<uint8_t> pad = narrow_bytes(64, 99, round);
+      kernel.set_arg_bytes(kernel.arg_index("pad"), std::as_bytes(std::span(pad)));
+      std::copy(pad.begin(), pad.end(), want.begin() + 80);
+    }
+    test::device().run(kernel, NDRange::make({1}, {1}));
+    const std::vector<uint8_t> got = out.read<uint8_t>(kNarrowOut);
+    for (size_t byte = 0; byte < kNarrowOut; ++byte) {
+      std::string which = "padding";
+      for (const NarrowArg& arg : kNarrowArgs)
+        if (byte >= arg.at && byte < arg.at + arg.size) which = arg.name;
+      if (byte >= 80) which = "pad";
+      EXPECT_EQ(int(got[byte]), int(want[byte])) << "byte " << byte << " (" << which << ")";
+    }
+  }
+}
+
+TEST(KernelNarrowArguments, VectorsOf8And16BitsInThePushConstants) { run_narrow("narrow", false); }
+
+TEST(KernelNarrowArguments, VectorsOf8And16BitsInTheArgumentBuffer) { run_narrow("narrow_in_buffer", true); }
+
+// Half vectors computed on (Float16): each component converted to float.
+TEST(KernelNarrowArguments, HalfVectorsComputedOn) {
+  if (!test::device().features().shader_float16) GTEST_SKIP() << "the device lacks shaderFloat16";
+  static constexpr const char* kSource = R"CL(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void halves(__global float* out, half2 j, half3 k, half8 l, half h) {
+  out[0] = j.x; out[1] = j.y;
+  out[2] = k.x; out[3] = k.y; out[4] = k.z;
+  out[5] = l.s0; out[6] = l.s1; out[7] = l.s2; out[8] = l.s3; out[9] = l.s4; out[10] = l.s5; out[11] = l.s6; out[12] = l.s7;
+  out[13] = h;
+}
+__kernel void halves_in_buffer(__global float* out, half2 j, half3 k, half8 l, half h, long16 pad) {
+  out[0] = j.x; out[1] = j.y;
+  out[2] = k.x; out[3] = k.y; out[4] = k.z;
+  out[5] = l.s0; out[6] = l.s1; out[7] = l.s2; out[8] = l.s3; out[9] = l.s4; out[10] = l.s5; out[11] = l.s6; out[12] = l.s7;
+  out[13] = h + (float)(pad.sf - 7);
+}
+)CL";
+  Program program = build_program(test::device(), kSource, "halves.cl", {});
+  // 1, -2, 65504, -0, 0.333..., -65504, 0.5, 2^-14 (the smallest normal), 3, -1.5, 1024, 0.099975
+  static constexpr uint16_t kHalves[] = {0x3c00, 0xc000, 0x7bff, 0x8000, 0x3555, 0xfbff, 0x3800,
+                                         0x0400, 0x4200, 0xbe00, 0x6400, 0x2e66, 0x3c00, 0xc000};
+  auto to_float = [](uint16_t h) {
+    const uint32_t sign = uint32_t(h >> 15) << 31, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    uint32_t bits = sign;
+    if (exponent != 0) bits |= ((exponent - 15 + 127) << 23) | (mantissa << 13);  // no subnormals or infinities here
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  };
+  for (const char* name : {"halves", "halves_in_buffer"}) {
+    SCOPED_TRACE(name);
+    Kernel kernel = program.kernel(name);
+    EXPECT_EQ(kernel.reflection().argument_buffer.has_value(), std::string(name) == "halves_in_buffer");
+    for (int round = 0; round < 2; ++round) {
+      uint16_t v[14];
+      for (size_t c = 0; c < 14; ++c) v[c] = kHalves[(c + size_t(round) * 5) % 14];
+      Buffer out(test::device(), 14 * sizeof(float));
+      kernel.set_arg("out", out);
+      kernel.set_arg("j", std::array<uint16_t, 2>{v[0], v[1]});
+      kernel.set_arg("k", std::array<uint16_t, 4>{v[2], v[3], v[4], 0x7e00});  // a NaN as padding
+      std::array<uint16_t, 8> l;
+      std::copy_n(v + 5, 8, l.begin());
+      kernel.set_arg("l", l);
+      kernel.set_arg("h", v[13]);
+      if (std::string(name) == "halves_in_buffer") {
+        std::array<int64_t, 16> pad{};
+        pad[15] = 7;
+        kernel.set_arg("pad", pad);
+      }
+      test::device().run(kernel, NDRange::make({1}, {1}));
+      const std::vector<float> got = out.read<float>(14);
+      for (size_t c = 0; c < 14; ++c) {
+        uint32_t got_bits, want_bits;
+        const float want = to_float(v[c]);
+        std::memcpy(&got_bits, &got[c], 4);
+        std::memcpy(&want_bits, &want, 4);
+        EXPECT_EQ(got_bits, want_bits) << "round " << round << " value " << c << ": " << got[c] << " for " << want;
+      }
+    }
+  }
 }
 
 // What the host checks in a reflection that has an argument buffer.

@@ -4,7 +4,8 @@
 // PhysicalStorageBuffer pointer at push-constant offset 0, to a Block struct
 // whose members are NonWritable and Restrict, at the offsets the arguments
 // had; the reflection says `argument_buffer 0 <size>`. Kernels that fit keep
-// their arguments in the push constants. Every module is checked against the
+// their arguments in the push constants. By-value arguments of 8- and 16-bit
+// components are 32-bit words in either place. Every module is checked against the
 // Vulkan environment (spirv-val for Vulkan 1.1, 1.2 and 1.3 and the rules
 // newer than it) at -O2 and -O0, under both memory models.
 #include <gtest/gtest.h>
@@ -175,6 +176,168 @@ TEST(ArgumentBufferGolden, EveryKindOfArgument) {
       EXPECT_TRUE(contains(c.text, "%l16 = OpLoad %\\w+ %\\w+ Aligned 128\n")) << c.text;
       EXPECT_TRUE(contains(c.text, "%v3 = OpLoad %v3float %\\w+ Aligned 16\n")) << c.text;
       EXPECT_TRUE(contains(c.text, "%v16 = OpLoad %\\w+ %\\w+ Aligned 64\n")) << c.text;
+    }
+}
+
+// By-value arguments of 8- and 16-bit components (spirv/lower_kernel_arguments.cpp):
+// 32-bit words in the block (uint, uvecN), rebuilt after the load, so that no
+// module needs StoragePushConstant8/16 (storagePushConstant8/16, which many
+// devices lack) or, in an argument buffer, 8/16-bit storage because of them.
+// kNarrow's arguments and ND-range fields take exactly 128 bytes (push
+// constants); kNarrowInBuffer adds a ulong8 (an argument buffer).
+constexpr const char* kNarrowArguments =
+    "char2 a, uchar3 b, uchar4 c, char8 d, uchar16 e, short f, short2 g, short3 h, ushort4 i, half2 j";
+constexpr const char* kNarrowSum =
+    "a.x + 3 * a.y + 5 * b.z + 7 * c.w + 11 * d.s7 + 13 * e.sf + 17 * f + 19 * g.y + 23 * h.z + 29 * i.w";
+
+std::string narrow_kernel(bool in_buffer) {
+  return std::string("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n__kernel void k(__global uint* out, ") +
+         kNarrowArguments + (in_buffer ? ", ulong8 pad" : "") + ") {\n  out[get_global_id(0)] = " + kNarrowSum +
+         " + as_uint(j)" + (in_buffer ? " + (uint)pad.s5" : "") + ";\n}\n";
+}
+
+// The members of the struct named `name` in the disassembly.
+std::vector<std::string> struct_members(const std::string& text, const std::string& name) {
+  std::smatch match;
+  if (!std::regex_search(text, match, std::regex("%" + name + " = OpTypeStruct([^\n]*)\n"))) return {};
+  std::vector<std::string> members;
+  const std::string list = match[1];
+  const std::regex member("%\\w+");
+  for (auto it = std::sregex_iterator(list.begin(), list.end(), member); it != std::sregex_iterator(); ++it)
+    members.push_back(it->str());
+  return members;
+}
+
+void expect_only_words_and_pointers(const std::string& text, const std::string& name, size_t members) {
+  const std::vector<std::string> found = struct_members(text, name);
+  EXPECT_EQ(found.size(), members) << name << "\n" << text;
+  const std::regex word("%(uint|v[234]uint|_arr_u(int|long)_uint_\\d+(_\\d+)?|_ptr_PhysicalStorageBuffer_\\w+)");
+  for (const std::string& member : found) EXPECT_TRUE(std::regex_match(member, word)) << name << ": " << member;
+}
+
+void expect_no_narrow_argument_storage(const Compiled& c) {
+  EXPECT_FALSE(contains(c.text, "OpTypePointer (PushConstant|PhysicalStorageBuffer) %\\w*(char|short|half)\\b")) << c.text;
+  for (const char* capability : {"StoragePushConstant8", "StoragePushConstant16", "StorageBuffer8BitAccess",
+                                 "StorageBuffer16BitAccess", "UniformAndStorageBuffer8BitAccess",
+                                 "StorageUniform16"})
+    EXPECT_FALSE(contains(c.text, std::string("OpCapability ") + capability + "\n")) << capability;
+  EXPECT_FALSE(contains(c.text, "SPV_KHR_(8|16)bit_storage")) << c.text;
+  EXPECT_FALSE(c.reflection.features.storage_buffer_8bit) << c.reflection_text;
+  EXPECT_FALSE(c.reflection.features.storage_buffer_16bit) << c.reflection_text;
+  // The arithmetic on them still needs 8- and 16-bit integers; the half2 is only bitcast.
+  EXPECT_TRUE(contains(c.text, "OpCapability Int8\n")) << c.text;
+  EXPECT_TRUE(contains(c.text, "OpCapability Int16\n")) << c.text;
+  EXPECT_FALSE(contains(c.text, "OpCapability Float16\n")) << c.text;
+  EXPECT_FALSE(c.reflection.features.shader_float16) << c.reflection_text;
+  // The host's layout: OpenCL's sizes, 2-byte values in a word of their own.
+  EXPECT_NE(c.reflection_text.find("arg 1 a scalar 8 2\narg 2 b scalar 12 4\narg 3 c scalar 16 4\n"
+                                   "arg 4 d scalar 24 8\narg 5 e scalar 32 16\narg 6 f scalar 48 2\n"
+                                   "arg 7 g scalar 52 4\narg 8 h scalar 56 8\narg 9 i scalar 64 8\n"
+                                   "arg 10 j scalar 72 4\n"),
+            std::string::npos)
+      << c.reflection_text;
+}
+
+// The values rebuilt from their words (-O0 keeps the parameters' names on them).
+void expect_rebuilt(const std::string& text) {
+  for (const char* pattern : {
+           "%\\w+ = OpBitcast %v4uchar %\\w+\n *%a = OpVectorShuffle %v2uchar %(\\w+) %\\1 0 1\n",
+           "%\\w+ = OpBitcast %v4uchar %\\w+\n *%b = OpVectorShuffle %v3uchar %(\\w+) %\\1 0 1 2\n",
+           "= OpLoad %uint %\\w+(?: Aligned 4)?\n *%c = OpBitcast %v4uchar %\\w+\n",
+           "%d = OpCompositeConstruct %\\w+( %\\w+){8}\n",
+           "%e = OpCompositeConstruct %\\w+( %\\w+){16}\n",
+           "= OpLoad %uint %\\w+(?: Aligned 4)?\n *%f = OpUConvert %ushort %\\w+\n",
+           "= OpLoad %uint %\\w+(?: Aligned 4)?\n *%g = OpBitcast %v2ushort %\\w+\n",
+           "= OpLoad %v2uint %\\w+(?: Aligned 8)?\n *%\\w+ = OpBitcast %v4ushort %\\w+\n *%h = OpVectorShuffle %v3ushort %(\\w+) %\\1 0 1 2\n",
+           "= OpLoad %v2uint %\\w+(?: Aligned 8)?\n *%i = OpBitcast %v4ushort %\\w+\n",
+       })
+    EXPECT_TRUE(contains(text, pattern)) << pattern << "\n" << text;
+  EXPECT_EQ(count(text, "OpBitcast %v4uchar"), 2u + 2u + 4u + 1u) << text;  // a, b, c; d's and e's words
+}
+
+TEST(ArgumentBufferGolden, NarrowVectorsAreWordsInThePushConstants) {
+  for (MemoryModel model : {MemoryModel::Vulkan, MemoryModel::GLSL450})
+    for (bool optimize : {true, false}) {
+      SCOPED_TRACE(std::string(optimize ? "-O2" : "-O0") + (model == MemoryModel::Vulkan ? " vulkan" : " glsl450"));
+      Compiled c = compile(narrow_kernel(false), optimize, model);
+      const KernelReflection& k = c.reflection.kernels.at(0);
+      EXPECT_FALSE(k.argument_buffer.has_value()) << c.reflection_text;
+      EXPECT_EQ(k.push_constant_size, 128u);
+      EXPECT_TRUE(contains(c.text, "%k_push_constants = OpTypeStruct %_ptr_PhysicalStorageBuffer_uint %uint %uint "
+                                   "%uint %v2uint %v4uint %uint %uint %v2uint %v2uint %uint %v4uint %v4uint %v4uint\n"))
+          << c.text;
+      expect_only_words_and_pointers(c.text, "k_push_constants", 14);
+      for (auto [member, offset] : {std::pair{1, 8}, {2, 12}, {3, 16}, {4, 24}, {5, 32}, {6, 48}, {7, 52}, {8, 56},
+                                    {9, 64}, {10, 72}})
+        EXPECT_TRUE(contains(c.text, "OpMemberDecorate %k_push_constants " + std::to_string(member) + " Offset " +
+                                         std::to_string(offset) + "\n"))
+            << member;
+      expect_no_narrow_argument_storage(c);
+      if (!optimize) expect_rebuilt(c.text);
+    }
+}
+
+TEST(ArgumentBufferGolden, NarrowVectorsAreWordsInTheArgumentBuffer) {
+  for (MemoryModel model : {MemoryModel::Vulkan, MemoryModel::GLSL450})
+    for (bool optimize : {true, false}) {
+      SCOPED_TRACE(std::string(optimize ? "-O2" : "-O0") + (model == MemoryModel::Vulkan ? " vulkan" : " glsl450"));
+      Compiled c = compile(narrow_kernel(true), optimize, model);
+      const KernelReflection& k = c.reflection.kernels.at(0);
+      ASSERT_TRUE(k.argument_buffer.has_value()) << c.reflection_text;
+      EXPECT_EQ(k.argument_buffer->size, 192u);
+      EXPECT_NE(c.reflection_text.find("arg 11 pad scalar 128 64\n"), std::string::npos) << c.reflection_text;
+      expect_only_words_and_pointers(c.text, "k_push_constants", 4);
+      expect_only_words_and_pointers(c.text, "k_arguments", 12);
+      EXPECT_TRUE(contains(c.text, "%k_arguments = OpTypeStruct %_ptr_PhysicalStorageBuffer_uint %uint %uint %uint "
+                                   "%v2uint %v4uint %uint %uint %v2uint %v2uint %uint %_arr_ulong_\\w+\n"))
+          << c.text;
+      EXPECT_TRUE(contains(c.text, "= OpLoad %v4uint %\\w+ Aligned 16\n")) << c.text;  // e
+      EXPECT_TRUE(contains(c.text, "= OpLoad %v2uint %\\w+ Aligned 8\n")) << c.text;   // d, h, i
+      expect_no_narrow_argument_storage(c);
+      if (!optimize) expect_rebuilt(c.text);
+    }
+}
+
+// Half vectors computed on (Float16, the words rebuilt through ushort), and
+// the widest: short16 (uvec8, an array of 8 words once lower_long_vectors ran)
+// and half8, in both places (84 bytes without ND-range fields; a long16 more
+// makes an argument buffer).
+TEST(ArgumentBufferGolden, HalfVectorsAndSixteenShortsAreWords) {
+  for (bool in_buffer : {false, true})
+    for (bool optimize : {true, false}) {
+      SCOPED_TRACE(std::string(optimize ? "-O2" : "-O0") + (in_buffer ? " argument buffer" : " push constants"));
+      const std::string source =
+          std::string("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                      "__kernel void k(__global float* out, half2 j, half3 h3, short16 s, half8 h8, half h") +
+          (in_buffer ? ", long16 pad" : "") +
+          ") {\n  out[0] = j.x + j.y + h3.z + s.sf + s.s0 + h8.s7 + h8.s0 + h" +
+          (in_buffer ? " + pad.s3" : "") + ";\n}\n";
+      Compiled c = compile(source, optimize);
+      const KernelReflection& k = c.reflection.kernels.at(0);
+      EXPECT_EQ(k.argument_buffer.has_value(), in_buffer) << c.reflection_text;
+      EXPECT_NE(c.reflection_text.find("arg 1 j scalar 8 4\narg 2 h3 scalar 16 8\narg 3 s scalar 32 32\n"
+                                       "arg 4 h8 scalar 64 16\narg 5 h scalar 80 2\n"),
+                std::string::npos)
+          << c.reflection_text;
+      const std::string block = in_buffer ? "k_arguments" : "k_push_constants";
+      const std::vector<std::string> members = struct_members(c.text, block);
+      ASSERT_GE(members.size(), 6u) << c.text;
+      EXPECT_EQ(members[1], "%uint");
+      EXPECT_EQ(members[2], "%v2uint");
+      EXPECT_TRUE(std::regex_match(members[3], std::regex("%_arr_uint_uint_8(_\\d+)?"))) << members[3];
+      EXPECT_EQ(members[4], "%v4uint");
+      EXPECT_EQ(members[5], "%uint");
+      EXPECT_FALSE(contains(c.text, "OpTypePointer (PushConstant|PhysicalStorageBuffer) %\\w*(char|short|half)\\b"))
+          << c.text;
+      EXPECT_FALSE(contains(c.text, "OpCapability (StoragePushConstant|StorageBuffer)(8|16)")) << c.text;
+      EXPECT_FALSE(c.reflection.features.storage_buffer_16bit) << c.reflection_text;
+      EXPECT_TRUE(contains(c.text, "OpCapability Float16\n")) << c.text;
+      if (!optimize) {
+        EXPECT_TRUE(contains(c.text, "%\\w+ = OpBitcast %v2ushort %\\w+\n *%j = OpBitcast %v2half %\\w+\n")) << c.text;
+        EXPECT_TRUE(contains(c.text, "%\\w+ = OpVectorShuffle %v3ushort %(\\w+) %\\1 0 1 2\n *%h3 = OpBitcast %v3half "))
+            << c.text;
+        EXPECT_TRUE(contains(c.text, "%\\w+ = OpUConvert %ushort %\\w+\n *%h = OpBitcast %half %\\w+\n")) << c.text;
+      }
     }
 }
 
