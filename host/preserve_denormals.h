@@ -6,9 +6,10 @@
 // drivers flush fp32 subnormals to zero (NVIDIA's on the H100). OpenCL C 3.0
 // requires double subnormals (§7.2), lets a device flush float ones only when
 // it does not report CL_FP_DENORM or the program is built with
-// -cl-denorms-are-zero (§7.2, and §7.5.3 for what functions may then return),
-// and vkcl's builtins (logb, ilogb, frexp, nextafter, remainder, distance, ...)
-// are written and tested for preserved subnormals. clc's modules stay device
+// -cl-denorms-are-zero (§7.2, and §7.5.3 for what functions may then return).
+// vkcl's builtins give the exact results where subnormals are kept, and
+// results §7.5.3 allows where they are flushed (builtins/LOWERING.md), but
+// kept is what OpenCL programs expect by default. clc's modules stay device
 // independent (they are cached and replayed by source and options only), so
 // the mode is added here, where the device's properties are known.
 //
