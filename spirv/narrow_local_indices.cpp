@@ -90,50 +90,15 @@ class FunctionIndices {
       }
     }
     if (inserts_.empty() && replaced_.empty()) return;
-    remove_dead_wide_values();
-    std::vector<Instruction> code;
-    code.reserve(f_.code.size() + inserts_.size());
-    for (size_t p = 0; p < f_.code.size(); ++p) {
-      if (!f_.code[p].result_id || !dead_.count(f_.code[p].result_id)) code.push_back(std::move(f_.code[p]));
-      if (auto it = inserts_.find(p); it != inserts_.end())
-        for (Instruction& i : it->second) code.push_back(std::move(i));
-    }
-    f_.code = std::move(code);
-    if (dead_.empty()) return;
-    auto names_dead = [&](const Instruction& i) { return !i.words.empty() && dead_.count(i.word(0)) > 0; };
-    std::erase_if(m_.debug, [&](const Instruction& i) {
-      return (i.opcode == Op::OpName || i.opcode == Op::OpMemberName) && names_dead(i);
-    });
-    std::erase_if(m_.annotations, names_dead);
+    // The 64-bit index computations no instruction uses any more, and those
+    // that only they used.
+    auto removable = [](Op op) {
+      return op == Op::OpUConvert || op == Op::OpBitwiseAnd || op == Op::OpCompositeExtract;
+    };
+    splice(m_, f_, inserts_, unused_values(f_, inserts_, replaced_, removable));
   }
 
  private:
-  // The 64-bit index computations no instruction uses any more, and those
-  // that only they used: the optimizer's dead-code elimination does not run
-  // on every module (nor at -O0).
-  void remove_dead_wide_values() {
-    std::unordered_map<uint32_t, size_t> uses;
-    for (Instruction& i : f_.code)
-      i.for_each_used_id([&](uint32_t& id) { ++uses[id]; });
-    for (auto& [position, instructions] : inserts_)
-      for (Instruction& i : instructions) i.for_each_used_id([&](uint32_t& id) { ++uses[id]; });
-    std::vector<uint32_t> work = replaced_;
-    while (!work.empty()) {
-      const uint32_t id = work.back();
-      work.pop_back();
-      const Instruction* def = definition(id);
-      if (def == nullptr || uses[id] != 0 || dead_.count(id)) continue;
-      if (def->opcode != Op::OpUConvert && def->opcode != Op::OpBitwiseAnd && def->opcode != Op::OpCompositeExtract)
-        continue;
-      dead_.insert(id);
-      Instruction copy = *def;
-      copy.for_each_used_id([&](uint32_t& used) {
-        --uses[used];
-        work.push_back(used);
-      });
-    }
-  }
-
   uint32_t int_width(uint32_t value) const {
     auto it = types_.find(value);
     const Instruction* t = it == types_.end() ? nullptr : m_.find_global(it->second);
@@ -205,9 +170,8 @@ class FunctionIndices {
   ValueTypes types_;
   std::unordered_map<uint32_t, size_t> defs_;
   std::unordered_map<uint32_t, uint32_t> narrowed_;
-  std::unordered_map<size_t, std::vector<Instruction>> inserts_;  // after code[position]
+  InsertionsAfter inserts_;
   std::vector<uint32_t> replaced_;       // 64-bit indices replaced (once per use)
-  std::unordered_set<uint32_t> dead_;    // definitions to remove
 };
 
 class NarrowLocalIndices final : public Pass {

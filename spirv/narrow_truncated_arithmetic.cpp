@@ -23,7 +23,6 @@
 // truncating those too would add instructions, not remove them. Runs after
 // lower_builtin_variables and narrow_local_indices.
 #include <unordered_map>
-#include <unordered_set>
 
 #include "passes.h"
 
@@ -53,20 +52,9 @@ class FunctionNarrowing {
       truncation.is_id = {true};
     }
     if (inserts_.empty()) return;
-    const std::unordered_set<uint32_t> dead = dead_wide_values(truncations);
-    std::vector<Instruction> code;
-    code.reserve(f_.code.size() + inserts_.size());
-    for (size_t p = 0; p < f_.code.size(); ++p) {
-      if (!f_.code[p].result_id || !dead.count(f_.code[p].result_id)) code.push_back(std::move(f_.code[p]));
-      if (auto it = inserts_.find(p); it != inserts_.end())
-        for (Instruction& i : it->second) code.push_back(std::move(i));
-    }
-    f_.code = std::move(code);
-    auto names_dead = [&](const Instruction& i) { return !i.words.empty() && dead.count(i.word(0)) > 0; };
-    std::erase_if(m_.debug, [&](const Instruction& i) {
-      return (i.opcode == Op::OpName || i.opcode == Op::OpMemberName) && names_dead(i);
-    });
-    std::erase_if(m_.annotations, names_dead);
+    std::vector<uint32_t> replaced;
+    for (const auto& [position, root] : narrowed_roots_) replaced.push_back(root);
+    splice(m_, f_, inserts_, unused_values(f_, inserts_, std::move(replaced), is_pure));
   }
 
  private:
@@ -79,33 +67,6 @@ class FunctionNarrowing {
       default:
         return false;
     }
-  }
-
-  // The 64-bit trees the truncations no longer use, where nothing else uses
-  // them: not every module goes through the optimizer (-O0 does not), and
-  // its dead-code elimination left them in place.
-  std::unordered_set<uint32_t> dead_wide_values(const std::vector<std::pair<size_t, uint32_t>>& truncations) {
-    std::unordered_map<uint32_t, size_t> uses;
-    for (Instruction& i : f_.code) i.for_each_used_id([&](uint32_t& id) { ++uses[id]; });
-    for (auto& [position, instructions] : inserts_)
-      for (Instruction& i : instructions) i.for_each_used_id([&](uint32_t& id) { ++uses[id]; });
-    std::vector<uint32_t> work;
-    for (const auto& [position, narrow] : truncations) work.push_back(narrowed_roots_.at(position));
-    std::unordered_set<uint32_t> dead;
-    while (!work.empty()) {
-      const uint32_t id = work.back();
-      work.pop_back();
-      auto def_at = defs_.find(id);
-      if (def_at == defs_.end() || uses[id] != 0 || dead.count(id)) continue;
-      Instruction copy = f_.code[def_at->second];
-      if (!is_pure(copy.opcode)) continue;
-      dead.insert(id);
-      copy.for_each_used_id([&](uint32_t& used) {
-        --uses[used];
-        work.push_back(used);
-      });
-    }
-    return dead;
   }
 
   // The width of an integer scalar or vector type's components, else 0.
@@ -208,8 +169,8 @@ class FunctionNarrowing {
   ValueTypes types_;
   std::unordered_map<uint32_t, size_t> defs_;
   std::unordered_map<uint32_t, uint32_t> narrowed_;
-  std::unordered_map<size_t, std::vector<Instruction>> inserts_;  // after code[position]
-  std::unordered_map<size_t, uint32_t> narrowed_roots_;            // truncation position -> its 64-bit operand
+  InsertionsAfter inserts_;
+  std::unordered_map<size_t, uint32_t> narrowed_roots_;  // truncation position -> its 64-bit operand
 };
 
 class NarrowTruncatedArithmetic final : public Pass {

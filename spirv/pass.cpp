@@ -38,6 +38,51 @@ size_t entry_insertion_point(const Function& function) {
   return i;
 }
 
+std::unordered_set<uint32_t> unused_values(const Function& function, const InsertionsAfter& insertions,
+                                           std::vector<uint32_t> candidates, const std::function<bool(Op)>& removable) {
+  std::unordered_map<uint32_t, size_t> uses, defs;
+  for (size_t p = 0; p < function.code.size(); ++p) {
+    Instruction copy = function.code[p];
+    copy.for_each_used_id([&](uint32_t& id) { ++uses[id]; });
+    if (copy.result_id) defs[copy.result_id] = p;
+  }
+  for (const auto& [position, instructions] : insertions)
+    for (Instruction copy : instructions) copy.for_each_used_id([&](uint32_t& id) { ++uses[id]; });
+  std::unordered_set<uint32_t> dead;
+  while (!candidates.empty()) {
+    const uint32_t id = candidates.back();
+    candidates.pop_back();
+    auto def = defs.find(id);
+    if (def == defs.end() || uses[id] != 0 || dead.count(id)) continue;
+    Instruction copy = function.code[def->second];
+    if (!removable(copy.opcode)) continue;
+    dead.insert(id);
+    copy.for_each_used_id([&](uint32_t& used) {
+      --uses[used];
+      candidates.push_back(used);
+    });
+  }
+  return dead;
+}
+
+void splice(Module& module, Function& function, InsertionsAfter& insertions, const std::unordered_set<uint32_t>& dead) {
+  std::vector<Instruction> code;
+  code.reserve(function.code.size() + insertions.size());
+  for (size_t p = 0; p < function.code.size(); ++p) {
+    if (!function.code[p].result_id || !dead.count(function.code[p].result_id)) code.push_back(std::move(function.code[p]));
+    if (auto it = insertions.find(p); it != insertions.end())
+      for (Instruction& i : it->second) code.push_back(std::move(i));
+  }
+  function.code = std::move(code);
+  insertions.clear();
+  if (dead.empty()) return;
+  auto names_dead = [&](const Instruction& i) { return !i.words.empty() && dead.count(i.word(0)) > 0; };
+  std::erase_if(module.debug, [&](const Instruction& i) {
+    return (i.opcode == Op::OpName || i.opcode == Op::OpMemberName) && names_dead(i);
+  });
+  std::erase_if(module.annotations, names_dead);
+}
+
 uint32_t load_push_constant(Module& module, KernelState& kernel, uint32_t member, std::vector<Instruction>& out,
                             uint32_t result_id) {
   PushConstantBlock& block = kernel.push_constants;

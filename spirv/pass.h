@@ -5,8 +5,10 @@
 // later passes. A pass reports unsupported input by throwing CompileError.
 #pragma once
 
+#include <functional>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "lower_to_vulkan.h"
@@ -68,6 +70,18 @@ Function& function_by_id(Module& module, uint32_t id);
 // Index in `function.code` where code that must run first can be inserted:
 // after the entry block's label and its OpVariable instructions.
 size_t entry_insertion_point(const Function& function);
+// Instructions a pass adds right after existing ones, by the existing one's
+// position in Function::code (so each is defined wherever that one is).
+using InsertionsAfter = std::unordered_map<size_t, std::vector<Instruction>>;
+// The values that nothing in `function` or `insertions` uses, found from
+// `candidates` (values whose uses a pass replaced) and then their operands,
+// among the instructions `removable` accepts: a pass's own dead-code
+// elimination, since the optimizer does not run on every module (-O0).
+std::unordered_set<uint32_t> unused_values(const Function& function, const InsertionsAfter& insertions,
+                                           std::vector<uint32_t> candidates, const std::function<bool(Op)>& removable);
+// Rebuilds `function` with `insertions` in place and the definitions of
+// `dead` removed, with their names and decorations.
+void splice(Module& module, Function& function, InsertionsAfter& insertions, const std::unordered_set<uint32_t>& dead);
 // Emits `OpAccessChain` + `OpLoad` of push-constant member `member`; returns the loaded id
 // (or `result_id` when given).
 uint32_t load_push_constant(Module& module, KernelState& kernel, uint32_t member, std::vector<Instruction>& out,

@@ -269,7 +269,9 @@ TEST(FoldIdentityPointerCasts, HalfStorageHasNoCastBetweenEqualPointerTypes) {
             << disassemble(words);
       }
     // At -O2 the kernel still stores a float through a uint pointer: casts are looked at.
-    if (optimize) EXPECT_GT(pointer_casts, 0u) << "optimize=" << optimize << "\n" << disassemble(words);
+    if (optimize) {
+      EXPECT_GT(pointer_casts, 0u) << "optimize=" << optimize << "\n" << disassemble(words);
+    }
   }
 }
 
