@@ -7,26 +7,15 @@
 #include <string>
 #include <string_view>
 
+#include "spirv_words.h"
 #include "vkcl/error.h"
 
 namespace vkcl::detail {
 namespace {
 
-// SPIR-V opcodes, capabilities, execution models and modes (the unified1 grammar).
-constexpr uint32_t kOpExtension = 10;
-constexpr uint32_t kOpEntryPoint = 15;
-constexpr uint32_t kOpExecutionMode = 16;
-constexpr uint32_t kOpCapability = 17;
-constexpr uint32_t kOpFunction = 54;
-constexpr uint32_t kOpExecutionModeId = 331;
-constexpr uint32_t kCapabilityFloat16 = 9;
-constexpr uint32_t kCapabilityFloat64 = 10;
-constexpr uint32_t kCapabilityDenormPreserve = 4464;
-constexpr uint32_t kExecutionModelGLCompute = 5;
-constexpr uint32_t kModeDenormPreserve = 4459;
-constexpr uint32_t kModeDenormFlushToZero = 4460;
 constexpr uint32_t kSpirv14 = 0x10400;
 constexpr std::string_view kFloatControls = "SPV_KHR_float_controls";
+constexpr uint32_t kDenormPreserve = uint32_t(spv::ExecutionMode::DenormPreserve);
 
 // A literal string's words: the bytes, a NUL, zero padding to a whole word.
 std::vector<uint32_t> string_words(std::string_view text) {
@@ -35,10 +24,7 @@ std::vector<uint32_t> string_words(std::string_view text) {
   return words;
 }
 
-std::string_view string_operand(std::span<const uint32_t> operand_words) {
-  const char* chars = reinterpret_cast<const char*>(operand_words.data());
-  return {chars, strnlen(chars, operand_words.size() * 4)};
-}
+uint32_t opcode_word(uint32_t count, spv::Op opcode) { return count << 16 | uint32_t(opcode); }
 
 }  // namespace
 
@@ -57,49 +43,60 @@ std::vector<uint32_t> preserve_denormals(std::span<const uint32_t> words, Denorm
   size_t after_capabilities = 0, after_extensions = 0, after_modes = 0;
   std::vector<uint32_t> entry_points;                  // GLCompute, in module order
   std::map<uint32_t, std::set<uint32_t>> mode_widths;  // entry point -> widths with a denormal mode
-  size_t header_end = 5;  // the first OpFunction, or the end
-  while (header_end < words.size()) {
-    const size_t i = header_end;
-    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || i + count > words.size())
-      throw Error("SPIR-V: malformed instruction at word " + std::to_string(i));
-    if (opcode == kOpFunction) break;
-    const std::span<const uint32_t> operands = words.subspan(i + 1, count - 1);
-    if (opcode == kOpCapability && !operands.empty()) {
-      float16 |= operands[0] == kCapabilityFloat16;
-      float64 |= operands[0] == kCapabilityFloat64;
-      has_capability |= operands[0] == kCapabilityDenormPreserve;
-      after_capabilities = i + count;
-    } else if (opcode == kOpExtension) {
-      has_extension |= string_operand(operands) == kFloatControls;
-      after_extensions = i + count;
-    } else if (opcode == kOpEntryPoint) {
-      if (operands.size() >= 2 && operands[0] == kExecutionModelGLCompute) entry_points.push_back(operands[1]);
-      after_modes = i + count;
-    } else if (opcode == kOpExecutionMode || opcode == kOpExecutionModeId) {
-      // These two modes take a literal width, so only OpExecutionMode carries them.
-      if (opcode == kOpExecutionMode && operands.size() >= 3 &&
-          (operands[1] == kModeDenormPreserve || operands[1] == kModeDenormFlushToZero))
-        mode_widths[operands[0]].insert(operands[2]);
-      after_modes = i + count;
+  size_t header_end = words.size();  // the first OpFunction, or the end
+  for_each_instruction(words, [&](const SpirvInstruction& i) {
+    const auto operands = i.operands;
+    const size_t after = i.at + i.count;
+    switch (i.opcode) {
+      case spv::Op::OpFunction:
+        header_end = i.at;
+        return false;
+      case spv::Op::OpCapability:
+        if (!operands.empty()) {
+          float16 |= operands[0] == uint32_t(spv::Capability::Float16);
+          float64 |= operands[0] == uint32_t(spv::Capability::Float64);
+          has_capability |= operands[0] == uint32_t(spv::Capability::DenormPreserve);
+          after_capabilities = after;
+        }
+        break;
+      case spv::Op::OpExtension:
+        has_extension |= string_operand(operands) == kFloatControls;
+        after_extensions = after;
+        break;
+      case spv::Op::OpEntryPoint:
+        if (operands.size() >= 2 && operands[0] == uint32_t(spv::ExecutionModel::GLCompute))
+          entry_points.push_back(operands[1]);
+        after_modes = after;
+        break;
+      case spv::Op::OpExecutionMode:  // the denormal modes take a literal width: never OpExecutionModeId
+        if (operands.size() >= 3 && (operands[1] == kDenormPreserve ||
+                                     operands[1] == uint32_t(spv::ExecutionMode::DenormFlushToZero)))
+          mode_widths[operands[0]].insert(operands[2]);
+        after_modes = after;
+        break;
+      case spv::Op::OpExecutionModeId:
+        after_modes = after;
+        break;
+      default:
+        break;
     }
-    header_end += count;
-  }
+    return true;
+  });
 
   std::vector<uint32_t> modes;
   for (uint32_t entry : entry_points)
     for (auto [wanted, width] : {std::pair{widths.float16 && float16, 16u}, {widths.float32, 32u},
                                  {widths.float64 && float64, 64u}})
       if (wanted && !mode_widths[entry].count(width))
-        modes.insert(modes.end(), {(4u << 16) | kOpExecutionMode, entry, kModeDenormPreserve, width});
+        modes.insert(modes.end(), {opcode_word(4, spv::Op::OpExecutionMode), entry, kDenormPreserve, width});
   if (modes.empty()) return unchanged;
 
   std::vector<uint32_t> capability;
-  if (!has_capability) capability = {(2u << 16) | kOpCapability, kCapabilityDenormPreserve};
+  if (!has_capability) capability = {opcode_word(2, spv::Op::OpCapability), uint32_t(spv::Capability::DenormPreserve)};
   std::vector<uint32_t> extension;
   if (!has_extension && words[1] < kSpirv14) {
     std::vector<uint32_t> name = string_words(kFloatControls);
-    extension.push_back(static_cast<uint32_t>(name.size() + 1) << 16 | kOpExtension);
+    extension.push_back(opcode_word(uint32_t(name.size() + 1), spv::Op::OpExtension));
     extension.insert(extension.end(), name.begin(), name.end());
   }
   // With no extension yet the new one follows the capabilities, which lead

@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "pipeline_cache.h"
 #include "preserve_denormals.h"
+#include "spirv_words.h"
 #include "vkcl/device.h"
 #include "vkcl/kernel.h"
 
@@ -15,8 +16,6 @@ namespace vkcl {
 namespace {
 
 constexpr uint32_t kSpirvMagic = 0x07230203;
-constexpr uint32_t kOpEntryPoint = 15;
-constexpr uint32_t kExecutionModelGLCompute = 5;
 
 std::string read_file(const std::filesystem::path& path, std::ios::openmode mode) {
   std::ifstream in(path, mode);
@@ -38,15 +37,12 @@ std::vector<uint32_t> read_words(const std::filesystem::path& path) {
 // Names of the GLCompute entry points, read from the module's header section.
 std::set<std::string> compute_entry_points(std::span<const uint32_t> words) {
   std::set<std::string> names;
-  for (size_t i = 5; i < words.size();) {
-    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || i + count > words.size()) throw Error("SPIR-V: malformed instruction at word " + std::to_string(i));
-    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kExecutionModelGLCompute) {
-      const char* chars = reinterpret_cast<const char*>(&words[i + 3]);
-      names.emplace(chars, strnlen(chars, (count - 3) * 4));
-    }
-    i += count;
-  }
+  detail::for_each_instruction(words, [&](const detail::SpirvInstruction& i) {
+    if (i.opcode == spv::Op::OpEntryPoint && i.operands.size() >= 3 &&
+        i.operands[0] == uint32_t(spv::ExecutionModel::GLCompute))
+      names.emplace(detail::string_operand(i.operands.subspan(2)));
+    return true;
+  });
   return names;
 }
 
