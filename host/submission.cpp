@@ -219,21 +219,24 @@ std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& devi
   // Arguments that did not fit in push constants: each kernel's copy in this
   // submission's argument buffer, which lives until the fence signals, so a
   // later set_arg or submit never changes what this one reads.
-  std::vector<VkDeviceAddress> argument_addresses(kernels.size(), 0);
+  auto padded = [](VkDeviceSize size) {
+    return (size + kArgumentBufferAlignment - 1) / kArgumentBufferAlignment * kArgumentBufferAlignment;
+  };
+  std::vector<VkDeviceSize> argument_offsets(kernels.size(), 0);
   VkDeviceSize argument_bytes = 0;
-  for (const auto& kernel : kernels)
-    if (kernel->argument_buffer_at)
-      argument_bytes += (kernel->arguments.size() + kArgumentBufferAlignment - 1) / kArgumentBufferAlignment *
-                        kArgumentBufferAlignment;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (kernels[i]->argument_buffer_at) {
+      argument_offsets[i] = argument_bytes;
+      argument_bytes += padded(kernels[i]->arguments.size());
+    }
+  std::vector<VkDeviceAddress> argument_addresses(kernels.size(), 0);
   if (argument_bytes) {
     state->arguments = dev.take_argument_buffer(argument_bytes);
-    VkDeviceSize at = 0;
     for (size_t i = 0; i < kernels.size(); ++i) {
       if (!kernels[i]->argument_buffer_at) continue;
       const std::vector<std::byte>& bytes = kernels[i]->arguments;
-      std::memcpy(state->arguments.mapped + at, bytes.data(), bytes.size());
-      argument_addresses[i] = state->arguments.address + at;
-      at += (bytes.size() + kArgumentBufferAlignment - 1) / kArgumentBufferAlignment * kArgumentBufferAlignment;
+      std::memcpy(state->arguments.mapped + argument_offsets[i], bytes.data(), bytes.size());
+      argument_addresses[i] = state->arguments.address + argument_offsets[i];
     }
   }
   if (timestamps && !kernels.empty()) {
