@@ -22,26 +22,32 @@
 namespace vkcl::spirv {
 namespace {
 
-// The bits of |x|, read as unsigned.
-uint32_t magnitude(InstructionBuilder& b, uint32_t x, uint32_t bools) {
-  const uint32_t type = b.type_of(x);
-  const uint32_t negative = b.op(Op::OpSLessThan, bools, {x, b.constant(type, 0)});
-  return b.op(Op::OpSelect, type, {negative, b.op(Op::OpSNegate, type, {x}), x});
+// A signed integer (scalar or vector) as its sign and its magnitude, the
+// bits of |x| read as unsigned; each computed once per operand.
+struct SignAndMagnitude {
+  uint32_t negative;
+  uint32_t magnitude;
+};
+
+SignAndMagnitude split(InstructionBuilder& b, uint32_t type, uint32_t x) {
+  const uint32_t negative = b.op(Op::OpSLessThan, b.bool_type(b.shape(type).count), {x, b.constant(type, 0)});
+  return {negative, b.op(Op::OpSelect, type, {negative, b.op(Op::OpSNegate, type, {x}), x})};
 }
 
-uint32_t signed_remainder(InstructionBuilder& b, uint32_t type, uint32_t dividend, uint32_t divisor) {
-  const uint32_t bools = b.bool_type(b.shape(type).count);
-  const uint32_t r = b.op(Op::OpUMod, type, {magnitude(b, dividend, bools), magnitude(b, divisor, bools)});
-  const uint32_t negative = b.op(Op::OpSLessThan, bools, {dividend, b.constant(type, 0)});
-  return b.op(Op::OpSelect, type, {negative, b.op(Op::OpSNegate, type, {r}), r});
+// The remainder with the dividend's sign.
+uint32_t signed_remainder(InstructionBuilder& b, uint32_t type, SignAndMagnitude dividend, SignAndMagnitude divisor) {
+  const uint32_t r = b.op(Op::OpUMod, type, {dividend.magnitude, divisor.magnitude});
+  return b.op(Op::OpSelect, type, {dividend.negative, b.op(Op::OpSNegate, type, {r}), r});
 }
 
+// The remainder with the divisor's sign.
 uint32_t signed_modulo(InstructionBuilder& b, uint32_t type, uint32_t dividend, uint32_t divisor) {
   const uint32_t bools = b.bool_type(b.shape(type).count);
   const uint32_t zero = b.constant(type, 0);
-  const uint32_t r = signed_remainder(b, type, dividend, divisor);
-  const uint32_t signs_differ = b.op(Op::OpLogicalNotEqual, bools, {b.op(Op::OpSLessThan, bools, {r, zero}),
-                                                                    b.op(Op::OpSLessThan, bools, {divisor, zero})});
+  const SignAndMagnitude d = split(b, type, divisor);
+  const uint32_t r = signed_remainder(b, type, split(b, type, dividend), d);
+  const uint32_t signs_differ =
+      b.op(Op::OpLogicalNotEqual, bools, {b.op(Op::OpSLessThan, bools, {r, zero}), d.negative});
   const uint32_t adjust = b.op(Op::OpLogicalAnd, bools, {signs_differ, b.op(Op::OpINotEqual, bools, {r, zero})});
   return b.op(Op::OpSelect, type, {adjust, b.op(Op::OpIAdd, type, {r, divisor}), r});
 }
@@ -62,7 +68,8 @@ class LowerSignedRemainders final : public Pass {
       InstructionBuilder b(m, types, code);
       for (Instruction& i : f.code) {
         if (i.opcode == Op::OpSRem) {
-          b.finish(signed_remainder(b, i.type_id, i.word(0), i.word(1)), i.result_id);
+          b.finish(signed_remainder(b, i.type_id, split(b, i.type_id, i.word(0)), split(b, i.type_id, i.word(1))),
+                   i.result_id);
         } else if (i.opcode == Op::OpSMod) {
           b.finish(signed_modulo(b, i.type_id, i.word(0), i.word(1)), i.result_id);
         } else {
