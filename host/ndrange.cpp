@@ -70,21 +70,22 @@ DispatchPlan plan_dispatch(const NDRange& in, const DispatchLimits& limits, std:
   }
 
   size_t zero_locals = std::count(r.local.begin(), r.local.begin() + dims, 0u);
-  const bool has_required = required[0] || required[1] || required[2];
-  if (zero_locals == dims) {
-    if (has_required) {
-      for (uint32_t d = 0; d < 3; ++d) r.local[d] = d < dims ? std::max<uint32_t>(required[d], 1) : 1;
-    } else {
-      auto chosen = choose_local_size(r, limits);
-      std::copy(chosen.begin(), chosen.end(), r.local.begin());
-    }
-  } else if (zero_locals) {
+  if (zero_locals && zero_locals != dims)
     throw Error("NDRange: local size " + triple(r.local, dims) + " has a 0; give every dimension or none");
-  } else if (has_required) {
+  const bool has_required = required[0] || required[1] || required[2];
+  if (has_required) {
+    const std::string reqd = "the kernel's reqd_work_group_size " + std::to_string(required[0]) + "x" +
+                             std::to_string(required[1]) + "x" + std::to_string(required[2]);
+    if (zero_locals) std::copy(required.begin(), required.begin() + dims, r.local.begin());
     for (uint32_t d = 0; d < dims; ++d)
-      if (r.local[d] != required[d])
-        throw Error("NDRange: local size " + triple(r.local, dims) + " differs from the kernel's reqd_work_group_size " +
-                    std::to_string(required[0]) + "x" + std::to_string(required[1]) + "x" + std::to_string(required[2]));
+      if (r.local[d] != required[d]) throw Error("NDRange: local size " + triple(r.local, dims) + " differs from " + reqd);
+    // The compiler takes the enqueued local size from reqd_work_group_size.
+    for (uint32_t d = dims; d < 3; ++d)
+      if (required[d] != 1)
+        throw Error("NDRange: " + std::to_string(dims) + " dimension(s), but " + reqd + " needs " + std::to_string(d + 1));
+  } else if (zero_locals) {
+    auto chosen = choose_local_size(r, limits);
+    std::copy(chosen.begin(), chosen.end(), r.local.begin());
   }
 
   uint64_t invocations = 1;
@@ -120,10 +121,14 @@ DispatchPlan plan_dispatch(const NDRange& in, const DispatchLimits& limits, std:
   }
   for (const Segment& z : segments[2])
     for (const Segment& y : segments[1])
-      for (const Segment& x : segments[0])
-        plan.dispatches.push_back({{x.local, y.local, z.local},
-                                   {x.group_count, y.group_count, z.group_count},
-                                   {x.group_begin, y.group_begin, z.group_begin}});
+      for (const Segment& x : segments[0]) {
+        Dispatch& d = plan.dispatches.emplace_back();
+        d.local_size = {x.local, y.local, z.local};
+        d.group_count = {x.group_count, y.group_count, z.group_count};
+        d.group_offset = {x.group_begin, y.group_begin, z.group_begin};
+        // Within 32 bits: offset + global size was checked to fit.
+        for (uint32_t i = 0; i < 3; ++i) d.global_id_base[i] = d.group_offset[i] * plan.enqueued_local[i] + plan.offset[i];
+      }
   return plan;
 }
 

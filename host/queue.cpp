@@ -102,6 +102,7 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
   put_ndrange(push, k, NDRangeField::NumGroups, plan.num_groups);
   if (auto offset = k.ndrange_offset(NDRangeField::WorkDim)) put(push, *offset, &plan.dims, sizeof plan.dims);
   enqueued->group_offset_at = k.ndrange_offset(NDRangeField::GroupOffset);
+  enqueued->global_id_base_at = k.ndrange_offset(NDRangeField::GlobalIdBase);
 
   kernels_.push_back(std::move(enqueued));
   return kernels_.size() - 1;

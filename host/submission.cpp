@@ -31,10 +31,12 @@ void record_dispatches(const VolkDeviceTable& vk, VkCommandBuffer cb, const Enqu
   for (size_t i = 0; i < kernel.dispatches.size(); ++i) {
     const Dispatch& d = kernel.dispatches[i];
     if (kernel.pipelines[i] != bound) vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, bound = kernel.pipelines[i]);
-    if (kernel.group_offset_at) {
-      const uint32_t v[4] = {d.group_offset[0], d.group_offset[1], d.group_offset[2], 0};
-      std::memcpy(push.data() + *kernel.group_offset_at, v, sizeof v);
-    }
+    auto put = [&](std::optional<uint32_t> at, const std::array<uint32_t, 3>& value) {
+      const uint32_t v[4] = {value[0], value[1], value[2], 0};
+      if (at) std::memcpy(push.data() + *at, v, sizeof v);
+    };
+    put(kernel.group_offset_at, d.group_offset);
+    put(kernel.global_id_base_at, d.global_id_base);
     if (!push.empty())
       vk.vkCmdPushConstants(cb, kernel.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push.size()),
                             push.data());

@@ -29,9 +29,9 @@ struct EnqueuedKernel {
   std::vector<Dispatch> dispatches;  // empty for a global size of 0
   std::vector<VkPipeline> pipelines;  // one per dispatch
   // Argument values and ND-range fields; each dispatch writes its own
-  // group_offset at group_offset_at, when the kernel reads it.
+  // group_offset and global_id_base there, where the kernel reads them.
   std::vector<std::byte> push_constants;
-  std::optional<uint32_t> group_offset_at;
+  std::optional<uint32_t> group_offset_at, global_id_base_at;
   // A kernel with an argument buffer: its argument values, which the
   // submission copies into its ArgumentBuffer, and where in the push
   // constants that copy's device address goes. Otherwise empty and nullopt

@@ -10,9 +10,12 @@
 //   group id          WorkgroupId + group_offset      (the host splits non-uniform
 //                                                     ND-ranges into several dispatches)
 //   local size        the WorkgroupSize spec constant  (right for edge groups too)
-//   global id         group id * enqueued local size + local id + global offset
+//   global id         WorkgroupId * enqueued local size + local id + global id base
+//                     (the dispatch's first global id, a push-constant field)
 //   global linear id  from the global id less the offset, and the global size
-//   global size, global offset, enqueued local size, num groups, work dim:
+//   enqueued local size  reqd_work_group_size where the kernel has one (the
+//                     host refuses any other), else a push-constant field
+//   global size, global offset, num groups, work dim:
 //                     push-constant fields, present only when read
 //   sub-group id, sub-group local id   SubgroupId, SubgroupLocalInvocationId
 //   max sub-group size                 SubgroupSize
@@ -58,20 +61,20 @@ class KernelBuiltins {
       case BuiltIn::LocalInvocationId: return finish(vulkan_input(BuiltIn::LocalInvocationId, uvec3_), type, result);
       case BuiltIn::WorkgroupId: return finish(group_id(), type, result);
       case BuiltIn::WorkgroupSize: return finish(context_.workgroup_size, type, result);
-      case BuiltIn::EnqueuedWorkgroupSize: return finish(field(NDRangeField::EnqueuedLocalSize), type, result);
+      case BuiltIn::EnqueuedWorkgroupSize: return finish(enqueued_local_size(), type, result);
       case BuiltIn::GlobalSize: return finish(field(NDRangeField::GlobalSize), type, result);
       case BuiltIn::GlobalOffset: return finish(field(NDRangeField::GlobalOffset), type, result);
       case BuiltIn::NumWorkgroups: return finish(field(NDRangeField::NumGroups), type, result);
       case BuiltIn::WorkDim: return finish(field(NDRangeField::WorkDim), type, result);
       case BuiltIn::LocalInvocationIndex: return finish(vulkan_input(BuiltIn::LocalInvocationIndex, uint_), type, result);
       case BuiltIn::GlobalInvocationId: {
-        uint32_t scaled = binary(Op::OpIMul, uvec3_, group_id(), field(NDRangeField::EnqueuedLocalSize));
+        uint32_t scaled = binary(Op::OpIMul, uvec3_, vulkan_input(BuiltIn::WorkgroupId, uvec3_), enqueued_local_size());
         uint32_t local = binary(Op::OpIAdd, uvec3_, scaled, vulkan_input(BuiltIn::LocalInvocationId, uvec3_));
-        return finish(binary(Op::OpIAdd, uvec3_, local, field(NDRangeField::GlobalOffset)), type, result);
+        return finish(binary(Op::OpIAdd, uvec3_, local, field(NDRangeField::GlobalIdBase)), type, result);
       }
       case BuiltIn::GlobalLinearId: {
         // (z * global_size.y + y) * global_size.x + x, of the global id less the global offset.
-        uint32_t scaled = binary(Op::OpIMul, uvec3_, group_id(), field(NDRangeField::EnqueuedLocalSize));
+        uint32_t scaled = binary(Op::OpIMul, uvec3_, group_id(), enqueued_local_size());
         uint32_t id = binary(Op::OpIAdd, uvec3_, scaled, vulkan_input(BuiltIn::LocalInvocationId, uvec3_));
         uint32_t size = field(NDRangeField::GlobalSize);
         uint32_t zy = binary(Op::OpIAdd, uint_, binary(Op::OpIMul, uint_, component(id, 2), component(size, 1)),
@@ -93,7 +96,7 @@ class KernelBuiltins {
       }
       case BuiltIn::NumSubgroups: return finish(sub_groups(items(context_.workgroup_size)), type, result);
       case BuiltIn::NumEnqueuedSubgroups:
-        return finish(sub_groups(items(field(NDRangeField::EnqueuedLocalSize))), type, result);
+        return finish(sub_groups(items(enqueued_local_size())), type, result);
       default:
         throw CompileError("error: the work-item builtin with SPIR-V BuiltIn " + std::to_string(uint32_t(builtin)) +
                            " is not supported yet");
@@ -103,6 +106,13 @@ class KernelBuiltins {
  private:
   uint32_t group_id() {
     return binary(Op::OpIAdd, uvec3_, vulkan_input(BuiltIn::WorkgroupId, uvec3_), field(NDRangeField::GroupOffset));
+  }
+
+  uint32_t enqueued_local_size() {
+    const std::array<uint32_t, 3>& required = context_.reflection_of(kernel_).required_work_group_size;
+    if (required[0] == 0) return field(NDRangeField::EnqueuedLocalSize);
+    return m_.constant_composite(uvec3_, std::array{m_.constant_u32(required[0]), m_.constant_u32(required[1]),
+                                                    m_.constant_u32(required[2])});
   }
 
   uint32_t subgroup_input(BuiltIn builtin) {

@@ -246,6 +246,12 @@ uint32_t Module::constant_int(uint32_t type, uint64_t value) {
   return find_or_add_global(std::move(inst));
 }
 
+uint32_t Module::constant_composite(uint32_t type, std::span<const uint32_t> constituents) {
+  Instruction inst(Op::OpConstantComposite, type, 0);
+  for (uint32_t c : constituents) inst.id(c);
+  return find_or_add_global(std::move(inst));
+}
+
 void Module::add_capability(spv::Capability capability) {
   if (!has_capability(capability))
     capabilities.push_back(std::move(Instruction(Op::OpCapability, 0, 0).literal(uint32_t(capability))));

@@ -92,6 +92,7 @@ struct Module {
   uint32_t type_function(uint32_t return_type, std::span<const uint32_t> params = {});
   uint32_t constant_u32(uint32_t value);
   uint32_t constant_int(uint32_t type, uint64_t value);
+  uint32_t constant_composite(uint32_t type, std::span<const uint32_t> constituents);
 
   void add_capability(spv::Capability capability);
   bool has_capability(spv::Capability capability) const;

@@ -24,6 +24,7 @@ constexpr std::pair<NDRangeField, std::string_view> kNDRangeFieldNames[] = {
     {NDRangeField::NumGroups, "num_groups"},
     {NDRangeField::GroupOffset, "group_offset"},
     {NDRangeField::WorkDim, "work_dim"},
+    {NDRangeField::GlobalIdBase, "global_id_base"},
 };
 
 // Feature names as they appear in the file, with the member each one sets.

@@ -35,7 +35,12 @@ std::string_view to_string(ArgKind kind);
 
 // ND-range values a kernel may read from push constants; each is a uvec4
 // (x, y, z, unused) in the block, except WorkDim, which is one uint.
-enum class NDRangeField { GlobalOffset, GlobalSize, EnqueuedLocalSize, NumGroups, GroupOffset, WorkDim };
+// GlobalIdBase is the global id of the dispatch's first work-item, group
+// offset * enqueued local size + global offset, different in each split
+// dispatch: get_global_id is then WorkgroupId * enqueued local size +
+// LocalInvocationId + it, one term fewer than from the group offset and the
+// global offset apart (CPU drivers recompute the sum in every per-lane loop).
+enum class NDRangeField { GlobalOffset, GlobalSize, EnqueuedLocalSize, NumGroups, GroupOffset, WorkDim, GlobalIdBase };
 std::string_view to_string(NDRangeField field);
 
 struct KernelArg {

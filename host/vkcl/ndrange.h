@@ -36,6 +36,10 @@ struct Dispatch {
   // OpenCL group id of this dispatch's first work-group; the kernel adds it
   // to gl_WorkGroupID.
   std::array<uint32_t, 3> group_offset{0, 0, 0};
+  // Global id of its first work-item: group_offset * enqueued local size +
+  // global offset (the kernel adds gl_WorkGroupID * enqueued local size +
+  // gl_LocalInvocationID).
+  std::array<uint32_t, 3> global_id_base{0, 0, 0};
 };
 
 // The ND-range with every value the kernel may read, all in 32 bits, and the

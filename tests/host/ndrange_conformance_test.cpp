@@ -2,7 +2,9 @@
 // suite checks: shaders/conformance/ndrange/workitem_functions.cl, built from
 // source with vkcl::build_program, runs over 1-, 2- and 3-D ranges with and
 // without offsets, with local sizes that divide the global size, that do not
-// (non-uniform edge work-groups) and that the runtime picks; every work-item
+// (non-uniform edge work-groups) and that the runtime picks, and with the
+// kernel's reqd_work_group_size (from which the compiler takes the enqueued
+// local size as a constant); every work-item
 // records the value of every work-item function in every dimension, and the
 // host checks each one against OpenCL's definitions. In the same kernel a
 // __local neighbour exchange across barrier(CLK_LOCAL_MEM_FENCE) must read
@@ -15,6 +17,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -87,11 +90,16 @@ Program build(const std::string& source, const std::vector<std::string>& defines
 
 // Each optional function is tried on its own, so that one that fails names
 // itself; the program is then built with every one that compiled.
-const Built& built() {
-  static const Built b = [] {
+// `reqd`: the kernel's reqd_work_group_size, "x,y,z", or empty for none.
+const Built& built(const std::string& reqd = "") {
+  static std::map<std::string, Built> programs;
+  auto found = programs.find(reqd);
+  if (found != programs.end()) return found->second;
+  return programs[reqd] = [&] {
     Built b;
     const std::string source = test::read_text(kSource);
     std::vector<std::string> defines;
+    if (!reqd.empty()) defines.push_back("VKCL_TEST_REQD_WORK_GROUP_SIZE=" + reqd);
     for (const OptionalFunction& f : kOptional) {
       try {
         build(source, {f.define});
@@ -108,7 +116,6 @@ const Built& built() {
     }
     return b;
   }();
-  return b;
 }
 
 // --- The ranges ----------------------------------------------------------------
@@ -138,6 +145,7 @@ uint64_t largest_divisor_at_most(uint64_t n, uint64_t most) {
 struct Case {
   std::string name;
   std::function<NDRange(const DispatchLimits&)> range;
+  std::string reqd;  // the kernel's reqd_work_group_size, "x,y,z" (equal to the range's local size), or empty
 };
 
 void PrintTo(const Case& c, std::ostream* out) { *out << c.name; }
@@ -180,6 +188,11 @@ std::vector<Case> cases() {
       {"3D_373x13x279_local_16x4x4", [](L) { return NDRange::make({373, 13, 279}, {16, 4, 4}); }},
       {"3D_373x13x279_null_local_offset", [](L) { return NDRange::make({373, 13, 279}, {}, {11, 23, 17}); }},
       {"3D_9x10x11_local_4x4x4_offset", [](L) { return NDRange::make({9, 10, 11}, {4, 4, 4}, {11, 23, 17}); }},
+      // With reqd_work_group_size: edge groups are smaller than the enqueued size the kernel was compiled with.
+      {"1D_20101_reqd_64_offset", [](L) { return NDRange::make({20101}, {64}, {23}); }, "64,1,1"},
+      {"2D_1327x1327_reqd_32x8_offset", [](L) { return NDRange::make({1327, 1327}, {32, 8}, {23, 17}); }, "32,8,1"},
+      {"3D_373x13x279_reqd_7x5x3_offset",
+       [](L) { return NDRange::make({373, 13, 279}, {7, 5, 3}, {11, 23, 17}); }, "7,5,3"},
   };
 }
 
@@ -275,7 +288,7 @@ class NDRangeConformance : public ::testing::TestWithParam<Case> {};
 
 TEST_P(NDRangeConformance, EveryWorkItemFunctionAndTheLocalExchange) {
   Device& dev = test::device();
-  const Built& b = built();
+  const Built& b = built(GetParam().reqd);
   ASSERT_TRUE(b.program) << kSource << " does not compile:\n" << b.error;
 
   const DispatchLimits limits = dev.dispatch_limits();

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "vkcl/host.h"
 
@@ -23,6 +24,9 @@ void expect_covers(const DispatchPlan& plan) {
           std::array<uint32_t, 3> id{d.group_offset[0] + x, d.group_offset[1] + y, d.group_offset[2] + z};
           EXPECT_TRUE(seen.emplace(id, d.local_size).second) << "group " << id[0] << "," << id[1] << "," << id[2] << " twice";
         }
+  for (const Dispatch& d : plan.dispatches)
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(d.global_id_base[i], d.group_offset[i] * plan.enqueued_local[i] + plan.offset[i]) << "dimension " << i;
   uint64_t expected_groups = uint64_t(plan.num_groups[0]) * plan.num_groups[1] * plan.num_groups[2];
   EXPECT_EQ(seen.size(), expected_groups);
   for (const auto& [id, local] : seen)
@@ -112,14 +116,37 @@ TEST(NDRangePlan, ChoosesPowersOfTwoWithinBudget) {
   EXPECT_EQ(choose_local_size(NDRange::make({1000, 1000}), small), (std::array<uint32_t, 3>{64, 2, 1}));
 }
 
+// The split dispatches' first global ids, with an offset: the edge box of
+// x starts at group 4 (4 * 8 + 3), of y at group 2 (2 * 8 + 5).
+TEST(NDRangePlan, EachDispatchHasItsFirstGlobalId) {
+  auto plan = plan_dispatch(NDRange::make({33, 17}, {8, 8}, {3, 5}), lavapipe_like());
+  std::set<std::array<uint32_t, 3>> bases;
+  for (const Dispatch& d : plan.dispatches) bases.insert(d.global_id_base);
+  EXPECT_EQ(bases, (std::set<std::array<uint32_t, 3>>{{3, 5, 0}, {35, 5, 0}, {3, 21, 0}, {35, 21, 0}}));
+  expect_covers(plan);
+}
+
+// The compiler takes the enqueued local size from reqd_work_group_size, so
+// the host must run no other, in any of the three dimensions.
 TEST(NDRangePlan, RequiredWorkGroupSizeIsUsedAndEnforced) {
   auto plan = plan_dispatch(NDRange::make({100}), lavapipe_like(), {32, 1, 1});
-  EXPECT_EQ(plan.enqueued_local[0], 32u);
-  try {
-    plan_dispatch(NDRange::make({100}, {64}), lavapipe_like(), {32, 1, 1});
-    FAIL() << "expected an Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("reqd_work_group_size 32x1x1"), std::string::npos) << e.what();
+  EXPECT_EQ(plan.enqueued_local, (std::array<uint32_t, 3>{32, 1, 1}));
+  plan = plan_dispatch(NDRange::make({100, 9}), lavapipe_like(), {16, 4, 1});
+  EXPECT_EQ(plan.enqueued_local, (std::array<uint32_t, 3>{16, 4, 1}));
+  expect_covers(plan);
+  const std::tuple<NDRange, std::array<uint32_t, 3>, const char*> refused[] = {
+      {NDRange::make({100}, {64}), {32, 1, 1}, "local size 64 differs from the kernel's reqd_work_group_size 32x1x1"},
+      {NDRange::make({100}), {16, 4, 1}, "1 dimension(s), but the kernel's reqd_work_group_size 16x4x1 needs 2"},
+      {NDRange::make({100}, {16}), {16, 4, 1}, "1 dimension(s), but the kernel's reqd_work_group_size 16x4x1 needs 2"},
+      {NDRange::make({100, 9}, {16, 4}), {16, 4, 2}, "2 dimension(s), but the kernel's reqd_work_group_size 16x4x2 needs 3"},
+  };
+  for (const auto& [range, required, words] : refused) {
+    try {
+      plan_dispatch(range, lavapipe_like(), required);
+      ADD_FAILURE() << "expected an Error: " << words;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
   }
 }
 

@@ -48,7 +48,8 @@ size_t count(const std::string& text, const std::string& pattern) {
 }
 
 // `pointers` global int pointers a0, a1, ... and an int n, each pointer read
-// and written; get_global_id reads three ND-range fields (48 bytes).
+// and written; get_global_id reads two ND-range fields (32 bytes): the
+// enqueued local size and the global id base.
 std::string kernel_with_pointers(int pointers) {
   std::string params, body;
   for (int p = 0; p < pointers; ++p) {
@@ -72,7 +73,8 @@ __kernel void mixed(__global float* o, char c, short s, float3 v3, float16 v16, 
   size_t i = get_global_id(0);
   scratch[get_local_id(0)] = c + s + v3.y + v16.s9 + (float)d + (float)l16.sf + u4.z + cc[1];
   barrier(CLK_LOCAL_MEM_FENCE);
-  o[i] = scratch[get_local_id(0)] + get_work_dim() + get_global_size(0) + get_num_groups(0);
+  o[i] = scratch[get_local_id(0)] + get_work_dim() + get_global_size(0) + get_num_groups(0) + get_global_offset(0) +
+         get_group_id(0);
 }
 )CL";
 
@@ -83,7 +85,7 @@ TEST(ArgumentBufferGolden, SixteenPointersGoThroughAPointerToANonWritableBlock) 
       Compiled c = compile(kernel_with_pointers(16), optimize, model);
       // The push-constant block: the pointer first, then the ND-range fields.
       EXPECT_TRUE(contains(c.text, "%k_push_constants = OpTypeStruct %_ptr_PhysicalStorageBuffer_k_arguments %v4uint "
-                                   "%v4uint %v4uint\n"))
+                                   "%v4uint\n"))
           << c.text;
       EXPECT_TRUE(contains(c.text, "OpMemberDecorate %k_push_constants 0 Offset 0\n")) << c.text;
       EXPECT_TRUE(contains(c.text, "%_ptr_PhysicalStorageBuffer_k_arguments = OpTypePointer PhysicalStorageBuffer "
@@ -105,38 +107,38 @@ TEST(ArgumentBufferGolden, SixteenPointersGoThroughAPointerToANonWritableBlock) 
       ASSERT_TRUE(k.argument_buffer.has_value()) << c.reflection_text;
       EXPECT_EQ(k.argument_buffer->offset, 0u);
       EXPECT_EQ(k.argument_buffer->size, 132u);
-      EXPECT_EQ(k.push_constant_size, 64u);
+      EXPECT_EQ(k.push_constant_size, 48u);
       for (uint32_t a = 0; a < 16; ++a) EXPECT_EQ(k.args.at(a).offset, 8 * a);
       EXPECT_EQ(k.args.at(16).offset, 128u);
-      EXPECT_NE(c.reflection_text.find("push_constant_size 64\nargument_buffer 0 132\n"), std::string::npos)
+      EXPECT_NE(c.reflection_text.find("push_constant_size 48\nargument_buffer 0 132\n"), std::string::npos)
           << c.reflection_text;
       // The ND-range fields after the pointer.
       EXPECT_EQ(k.ndrange_offset(NDRangeField::EnqueuedLocalSize), 16u);
-      EXPECT_EQ(k.ndrange_offset(NDRangeField::GroupOffset), 32u);
-      EXPECT_EQ(k.ndrange_offset(NDRangeField::GlobalOffset), 48u);
+      EXPECT_EQ(k.ndrange_offset(NDRangeField::GlobalIdBase), 32u);
+      EXPECT_EQ(k.ndrange.size(), 2u) << c.reflection_text;
     }
 }
 
-// 9 pointers and n (76 bytes, the ND-range fields from 80) are exactly 128
-// bytes: they stay. 10 and n (84 bytes, the fields from 96) would be 144:
+// 11 pointers and n (92 bytes, the ND-range fields from 96) are exactly 128
+// bytes: they stay. 12 and n (100 bytes, the fields from 112) would be 144:
 // they move.
 TEST(ArgumentBufferGolden, OnlyKernelsBeyond128BytesGetOne) {
-  Compiled fits = compile(kernel_with_pointers(9));
+  Compiled fits = compile(kernel_with_pointers(11));
   EXPECT_FALSE(fits.reflection.kernels.at(0).argument_buffer.has_value()) << fits.reflection_text;
   EXPECT_EQ(fits.reflection_text.find("argument_buffer"), std::string::npos) << fits.reflection_text;
   EXPECT_EQ(fits.reflection.kernels.at(0).push_constant_size, 128u);
-  EXPECT_EQ(fits.reflection.kernels.at(0).args.at(9).offset, 72u);  // n
-  EXPECT_EQ(fits.reflection.kernels.at(0).ndrange_offset(NDRangeField::GlobalOffset), 112u);
+  EXPECT_EQ(fits.reflection.kernels.at(0).args.at(11).offset, 88u);  // n
+  EXPECT_EQ(fits.reflection.kernels.at(0).ndrange_offset(NDRangeField::GlobalIdBase), 112u);
   EXPECT_FALSE(contains(fits.text, "k_arguments")) << fits.text;
   EXPECT_FALSE(contains(fits.text, "NonWritable")) << fits.text;
-  EXPECT_TRUE(contains(fits.text, "%k_push_constants = OpTypeStruct( %_ptr_PhysicalStorageBuffer_uint){9} %uint "
-                                  "%v4uint %v4uint %v4uint\n"))
+  EXPECT_TRUE(contains(fits.text, "%k_push_constants = OpTypeStruct( %_ptr_PhysicalStorageBuffer_uint){11} %uint "
+                                  "%v4uint %v4uint\n"))
       << fits.text;
 
-  Compiled moves = compile(kernel_with_pointers(10));
+  Compiled moves = compile(kernel_with_pointers(12));
   ASSERT_TRUE(moves.reflection.kernels.at(0).argument_buffer.has_value()) << moves.reflection_text;
-  EXPECT_EQ(moves.reflection.kernels.at(0).argument_buffer->size, 84u);
-  EXPECT_EQ(moves.reflection.kernels.at(0).push_constant_size, 64u);
+  EXPECT_EQ(moves.reflection.kernels.at(0).argument_buffer->size, 100u);
+  EXPECT_EQ(moves.reflection.kernels.at(0).push_constant_size, 48u);
 }
 
 // A by-value struct of 160 bytes: its words in the argument buffer, read
@@ -169,8 +171,8 @@ TEST(ArgumentBufferGolden, EveryKindOfArgument) {
       const KernelReflection& k = c.reflection.kernels.at(0);
       ASSERT_TRUE(k.argument_buffer.has_value()) << c.reflection_text;
       EXPECT_EQ(k.argument_buffer->size, 400u);
-      EXPECT_EQ(k.push_constant_size, 112u);
-      EXPECT_EQ(k.ndrange.size(), 6u);
+      EXPECT_EQ(k.push_constant_size, 128u);
+      EXPECT_EQ(k.ndrange.size(), 7u);
       EXPECT_NE(c.reflection_text.find("arg 6 l16 scalar 256 128\n"), std::string::npos) << c.reflection_text;
       EXPECT_NE(c.reflection_text.find("arg 8 scratch local_pointer 3 4\n"), std::string::npos) << c.reflection_text;
       EXPECT_TRUE(contains(c.text, "%l16 = OpLoad %\\w+ %\\w+ Aligned 128\n")) << c.text;
@@ -183,8 +185,8 @@ TEST(ArgumentBufferGolden, EveryKindOfArgument) {
 // 32-bit words in the block (uint, uvecN), rebuilt after the load, so that no
 // module needs StoragePushConstant8/16 (storagePushConstant8/16, which many
 // devices lack) or, in an argument buffer, 8/16-bit storage because of them.
-// kNarrow's arguments and ND-range fields take exactly 128 bytes (push
-// constants); kNarrowInBuffer adds a ulong8 (an argument buffer).
+// kNarrow's arguments and ND-range fields take 112 bytes (push constants);
+// kNarrowInBuffer adds a ulong8 (an argument buffer).
 constexpr const char* kNarrowArguments =
     "char2 a, uchar3 b, uchar4 c, char8 d, uchar16 e, short f, short2 g, short3 h, ushort4 i, half2 j";
 constexpr const char* kNarrowSum =
@@ -262,11 +264,11 @@ TEST(ArgumentBufferGolden, NarrowVectorsAreWordsInThePushConstants) {
       Compiled c = compile(narrow_kernel(false), optimize, model);
       const KernelReflection& k = c.reflection.kernels.at(0);
       EXPECT_FALSE(k.argument_buffer.has_value()) << c.reflection_text;
-      EXPECT_EQ(k.push_constant_size, 128u);
+      EXPECT_EQ(k.push_constant_size, 112u);
       EXPECT_TRUE(contains(c.text, "%k_push_constants = OpTypeStruct %_ptr_PhysicalStorageBuffer_uint %uint %uint "
-                                   "%uint %v2uint %v4uint %uint %uint %v2uint %v2uint %uint %v4uint %v4uint %v4uint\n"))
+                                   "%uint %v2uint %v4uint %uint %uint %v2uint %v2uint %uint %v4uint %v4uint\n"))
           << c.text;
-      expect_only_words_and_pointers(c.text, "k_push_constants", 14);
+      expect_only_words_and_pointers(c.text, "k_push_constants", 13);
       for (auto [member, offset] : {std::pair{1, 8}, {2, 12}, {3, 16}, {4, 24}, {5, 32}, {6, 48}, {7, 52}, {8, 56},
                                     {9, 64}, {10, 72}})
         EXPECT_TRUE(contains(c.text, "OpMemberDecorate %k_push_constants " + std::to_string(member) + " Offset " +
@@ -286,7 +288,7 @@ TEST(ArgumentBufferGolden, NarrowVectorsAreWordsInTheArgumentBuffer) {
       ASSERT_TRUE(k.argument_buffer.has_value()) << c.reflection_text;
       EXPECT_EQ(k.argument_buffer->size, 192u);
       EXPECT_NE(c.reflection_text.find("arg 11 pad scalar 128 64\n"), std::string::npos) << c.reflection_text;
-      expect_only_words_and_pointers(c.text, "k_push_constants", 4);
+      expect_only_words_and_pointers(c.text, "k_push_constants", 3);
       expect_only_words_and_pointers(c.text, "k_arguments", 12);
       EXPECT_TRUE(contains(c.text, "%k_arguments = OpTypeStruct %_ptr_PhysicalStorageBuffer_uint %uint %uint %uint "
                                    "%v2uint %v4uint %uint %uint %v2uint %v2uint %uint %_arr_ulong_\\w+\n"))

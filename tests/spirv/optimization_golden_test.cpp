@@ -14,6 +14,7 @@
 #include "compiler.h"
 #include "module.h"
 #include "pass.h"
+#include "reflection.h"
 
 namespace vkcl::testing {
 namespace {
@@ -298,6 +299,32 @@ TEST(NarrowTruncatedArithmetic, TransposeComputesItsIndicesIn32Bits) {
       }
     EXPECT_EQ(widenings, 2u) << "optimize=" << optimize << "\n" << disassemble(words);
   }
+}
+
+// get_global_id is WorkgroupId * enqueued local size + LocalInvocationId +
+// the dispatch's first global id (one push-constant field), and a kernel with
+// reqd_work_group_size multiplies by that constant instead of reading the
+// enqueued local size: the message-passing benchmark reads one ND-range
+// field, and its 256 is a constant.
+TEST(GlobalId, ReqdWorkGroupSizeIsTheEnqueuedLocalSize) {
+  CompileOptions options;
+  const std::string source = read_file(VKCL_SHADERS_DIR "/bench/message_passing.cl");
+  const VulkanModule module = compile_opencl(source, "message_passing.cl", options).module;
+  const KernelReflection& k = module.reflection.kernels.at(0);
+  ASSERT_EQ(k.ndrange.size(), 1u) << serialize(module.reflection);
+  EXPECT_EQ(k.ndrange[0].field, NDRangeField::GlobalIdBase);
+  const std::string text = disassemble(module.words);
+  EXPECT_NE(text.find("OpConstantComposite %v3uint %uint_256 %uint_1 %uint_1\n"), std::string::npos) << text;
+
+  // Without the attribute, the enqueued local size is a field.
+  std::string plain = source;
+  plain.replace(plain.find("__attribute__((reqd_work_group_size(WG, 1, 1)))"), 47, "");
+  const VulkanModule without = compile_opencl(plain, "message_passing.cl", options).module;
+  const KernelReflection& w = without.reflection.kernels.at(0);
+  EXPECT_TRUE(w.ndrange_offset(NDRangeField::EnqueuedLocalSize).has_value()) << serialize(without.reflection);
+  EXPECT_TRUE(w.ndrange_offset(NDRangeField::GlobalIdBase).has_value()) << serialize(without.reflection);
+  EXPECT_FALSE(w.ndrange_offset(NDRangeField::GlobalOffset).has_value()) << serialize(without.reflection);
+  EXPECT_FALSE(w.ndrange_offset(NDRangeField::GroupOffset).has_value()) << serialize(without.reflection);
 }
 
 }  // namespace

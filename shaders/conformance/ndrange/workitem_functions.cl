@@ -17,7 +17,8 @@
 //   28      the exchange's second read: the second token of the previous work-item
 //   29      WRITTEN
 // Words 25 and 26 are written only when VKCL_TEST_GLOBAL_LINEAR_ID and
-// VKCL_TEST_LOCAL_LINEAR_ID are defined (OpenCL C 2.0 and later).
+// VKCL_TEST_LOCAL_LINEAR_ID are defined (OpenCL C 2.0 and later), and the
+// kernel has reqd_work_group_size(VKCL_TEST_REQD_WORK_GROUP_SIZE) when that is.
 //
 // The exchange: work-item i of a work-group of n (i: its local linear id,
 // computed from get_local_id and get_local_size, which is the edge groups'
@@ -28,6 +29,9 @@
 #define RECORD_WORDS 30
 #define WRITTEN 0x600Du
 
+#ifdef VKCL_TEST_REQD_WORK_GROUP_SIZE
+__attribute__((reqd_work_group_size(VKCL_TEST_REQD_WORK_GROUP_SIZE)))
+#endif
 kernel void workitem_functions(global uint* records, local uint* scratch) {
   const uint gx = get_global_id(0) - get_global_offset(0);
   const uint gy = get_global_id(1) - get_global_offset(1);
