@@ -1006,6 +1006,64 @@ TEST(Language, ClusteredReductionsNeedTheirFeature) {
 // leaves OpSRem undefined for negative operands (NVIDIA's driver differs
 // from lavapipe's there); spirv/lower_signed_remainders makes it defined.
 
+// ---------------------------------------------------------------------------
+// if/else (tools/clc/rejoin_if_else.cpp turns structurizecfg's two ifs back
+// into one): values from either arm, a nested if/else and a loop in an arm,
+// an if/else inside a loop carrying values around it.
+
+constexpr const char* kIfElseSource = R"CL(
+__kernel void branches(__global const int* in, __global int* out) {
+  const int i = get_global_id(0), n = get_global_size(0);
+  const int x = in[i];
+  int a, b;
+  if (x > 0) a = x * 3; else a = in[(i + 1) % n] - x;
+  if ((x & 3) == 1) {
+    b = a + 1;
+  } else {
+    if (x < -5) b = a * 2; else b = -a;
+    for (int k = 0; k < (x & 7); ++k) b += k * x;
+  }
+  int s = 0, t = 0;
+  for (int k = 0; k < 5; ++k) {
+    if ((x + k) % 3 == 0) s += k; else t -= in[(i + k) % n];
+  }
+  out[4 * i] = a;
+  out[4 * i + 1] = b;
+  out[4 * i + 2] = s;
+  out[4 * i + 3] = t;
+}
+)CL";
+
+TEST(Language, IfElseArmsNestedAndInLoops) {
+  const int n = 64;
+  std::vector<int32_t> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 37) % n - 20;  // -20..43, every value once
+  Kernel k = program(kIfElseSource).kernel("branches");
+  Buffer input = buffer_of(in), output(test::device(), 4 * n * sizeof(int32_t));
+  k.set_arg("in", input);
+  k.set_arg("out", output);
+  run(k, n, 16);
+  const std::vector<int32_t> got = output.read<int32_t>(4 * n);
+  for (int i = 0; i < n; ++i) {
+    const int x = in[i];
+    const int a = x > 0 ? x * 3 : in[(i + 1) % n] - x;
+    int b;
+    if ((x & 3) == 1) {
+      b = a + 1;
+    } else {
+      b = x < -5 ? a * 2 : -a;
+      for (int j = 0; j < (x & 7); ++j) b += j * x;
+    }
+    int s = 0, t = 0;
+    for (int j = 0; j < 5; ++j) {
+      if ((x + j) % 3 == 0) s += j;
+      else t -= in[(i + j) % n];
+    }
+    const int want[4] = {a, b, s, t};
+    for (int f = 0; f < 4; ++f) EXPECT_EQ(got[4 * i + f], want[f]) << "work-item " << i << " (x = " << x << "), value " << f;
+  }
+}
+
 constexpr const char* kRemainderSource = R"CL(
 __kernel void remainders(__global int* a, __global const int* b, __global long* la, __global const long* lb,
                          __global char4* ca, __global const char4* cb, __global short* sa, __global const short* sb) {

@@ -6,6 +6,7 @@
 // size_t arithmetic truncated to 32 bits (spirv/narrow_truncated_arithmetic.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -298,6 +299,28 @@ TEST(NarrowTruncatedArithmetic, TransposeComputesItsIndicesIn32Bits) {
         break;
       }
     EXPECT_EQ(widenings, 2u) << "optimize=" << optimize << "\n" << disassemble(words);
+  }
+}
+
+// An if/else is one selection construct whose two arms merge
+// (tools/clc/rejoin_if_else.cpp), not structurizecfg's two ifs in a row: in
+// the message-passing benchmark, `if (polls < SPIN_LIMIT) sum += ...; else
+// ++missed;` branches from the header to two blocks, neither of them the merge.
+TEST(IfElse, IsOneSelectionConstruct) {
+  for (bool optimize : {true, false}) {
+    const std::vector<uint32_t> words = compile(read_file(VKCL_SHADERS_DIR "/bench/message_passing.cl"), optimize);
+    spirv::Module m = spirv::Module::parse(words);
+    std::vector<std::string> if_else_merges;
+    for (const spirv::Function& f : m.functions)
+      for (size_t p = 0; p + 1 < f.code.size(); ++p) {
+        const spirv::Instruction &merge = f.code[p], &branch = f.code[p + 1];
+        if (merge.opcode != spv::Op::OpSelectionMerge || branch.opcode != spv::Op::OpBranchConditional) continue;
+        if (branch.word(1) != merge.word(0) && branch.word(2) != merge.word(0))
+          if_else_merges.push_back(m.name_of(merge.word(0)));
+      }
+    // for.inc: the end of the loop body, where the source's if/else merges.
+    EXPECT_NE(std::find(if_else_merges.begin(), if_else_merges.end(), "for.inc"), if_else_merges.end())
+        << "optimize=" << optimize << "\n" << disassemble(words);
   }
 }
 

@@ -49,6 +49,7 @@
 #include "legalize_vectors.h"
 #include "lower_memory_intrinsics.h"
 #include "opencl_std_calls.h"
+#include "rejoin_if_else.h"
 #include "retype_punned_accesses.h"
 #include "source_locations.h"
 #include "unroll_barrier_loops.h"
@@ -328,7 +329,7 @@ std::string optimize(llvm::Module& module, bool full_optimization, std::string_v
   // The shape spirv/structurize_control_flow expects (it adds the merge
   // instructions Shader modules need): no switches, one return, reducible,
   // every loop a do-while that exits only from its latch. Nothing may
-  // simplify the CFG after this.
+  // simplify the CFG after this but rejoin_if_else, which keeps that shape.
   llvm::FunctionPassManager structurize;
   structurize.addPass(llvm::LowerSwitchPass());
   structurize.addPass(llvm::UnifyFunctionExitNodesPass());
@@ -338,6 +339,8 @@ std::string optimize(llvm::Module& module, bool full_optimization, std::string_v
   llvm::ModulePassManager structurize_passes;
   structurize_passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(structurize)));
   structurize_passes.run(module, module_analyses);
+  for (llvm::Function& function : module)
+    if (!function.isDeclaration()) rejoin_if_else(function);
   return warnings;
 }
 
