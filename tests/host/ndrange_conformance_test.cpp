@@ -92,6 +92,9 @@ Program build(const std::string& source, const std::vector<std::string>& defines
 // itself; the program is then built with every one that compiled.
 // `reqd`: the kernel's reqd_work_group_size, "x,y,z", or empty for none.
 const Built& built(const std::string& reqd = "") {
+  // The device first: statics are destroyed in reverse order, and these
+  // programs must go before it.
+  test::device();
   static std::map<std::string, Built> programs;
   auto found = programs.find(reqd);
   if (found != programs.end()) return found->second;
