@@ -227,7 +227,12 @@ std::shared_ptr<DeviceState> create_device(const DeviceOptions& options) {
   vkGetPhysicalDeviceProperties2(state->physical, &props2);
   state->max_allocation_size = maintenance3.maxMemoryAllocationSize;
 
-  FeatureSet features(state->physical, state->api_version);
+  const bool want_statistics = options.pipeline_statistics.value_or([] {
+    const char* env = std::getenv("VKCL_PIPELINE_STATISTICS");
+    return env && std::strcmp(env, "1") == 0;
+  }());
+  FeatureSet features(state->physical, state->api_version, want_statistics);
+  state->pipeline_statistics = features.pipeline_statistics();
   state->features = without(features.supported(), options.withheld_features);
   state->subgroup_size_control = features.subgroup_size_control();
   for (const char* e : features.extensions())

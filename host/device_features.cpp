@@ -10,7 +10,8 @@ void keep(VkBool32& flag, VkBool32 supported) { flag = flag && supported; }
 
 }  // namespace
 
-FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_version_(api_version) {
+FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool want_pipeline_statistics)
+    : api_version_(api_version) {
   uint32_t count = 0;
   vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> props(count);
@@ -59,6 +60,10 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version) : api_ve
   if (size_control_.supported) {
     if (api_version < VK_API_VERSION_1_3) extensions_.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     link(subgroup_size_control_);
+  }
+  if (want_pipeline_statistics && has_extension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    extensions_.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    link(pipeline_executable_);
   }
   vkGetPhysicalDeviceFeatures2(physical, &features2_);
 

@@ -19,12 +19,15 @@ namespace vkcl::detail {
 class FeatureSet {
  public:
   // Queries everything; api_version is min(device, instance).
-  FeatureSet(VkPhysicalDevice physical, uint32_t api_version);
+  // With want_pipeline_statistics, VK_KHR_pipeline_executable_properties is
+  // enabled where the device has it.
+  FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool want_pipeline_statistics = false);
   FeatureSet(const FeatureSet&) = delete;  // the structures point at each other
   FeatureSet& operator=(const FeatureSet&) = delete;
 
   const ModuleFeatures& supported() const { return supported_; }
   const SubgroupSizeControl& subgroup_size_control() const { return size_control_; }
+  bool pipeline_statistics() const { return pipeline_executable_.pipelineExecutableInfo == VK_TRUE; }
   // Device extensions to enable (only below 1.2, plus portability_subset).
   const std::vector<const char*>& extensions() const { return extensions_; }
   // A pNext chain that enables every supported feature of interest, and
@@ -55,6 +58,9 @@ class FeatureSet {
   // Core 1.3 or VK_EXT_subgroup_size_control; chained only where one of them is there.
   VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  // Chained only when asked for and offered.
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipeline_executable_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
 };
 
 }  // namespace vkcl::detail

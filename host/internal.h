@@ -86,6 +86,7 @@ struct DeviceState {
   std::string driver;        // "llvmpipe Mesa 22.3.6 ..." where the device says
   ModuleFeatures features;
   SubgroupSizeControl subgroup_size_control;  // subgroupSizeControl enabled where `feature`
+  bool pipeline_statistics = false;  // VK_KHR_pipeline_executable_properties enabled and asked for
 
   VkDevice device = VK_NULL_HANDLE;
   // Per-device table rather than volk's globals: two Devices on different
@@ -167,6 +168,7 @@ struct ProgramState {
   VkShaderModule module = VK_NULL_HANDLE;
   std::map<uint32_t, VkPipelineLayout> layouts;                // by kernel index
   std::map<std::vector<uint32_t>, VkPipeline> pipelines;        // by pipeline_key()
+  std::vector<std::string> statistics;  // one line per pipeline, where the device captures them
 
   // Rounded up to 4: VkPushConstantRange sizes must be multiples of 4.
   static uint32_t push_range_size(const KernelReflection& kernel) { return (kernel.push_constant_size + 3) & ~3u; }

@@ -103,6 +103,38 @@ void check_spirv_version(uint32_t version_word, const detail::DeviceState& dev) 
                 std::to_string(VK_API_VERSION_MINOR(dev.api_version)));
 }
 
+// The driver's statistics of each of the pipeline's executables, as
+// "<executable>: <name> = <value>, ...; <executable>: ...".
+std::string describe_statistics(const detail::DeviceState& dev, VkPipeline pipeline) {
+  const VolkDeviceTable& vk = dev.vk;
+  VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, nullptr, pipeline};
+  uint32_t count = 0;
+  if (vk.vkGetPipelineExecutablePropertiesKHR(dev.device, &info, &count, nullptr) != VK_SUCCESS) return "(none)";
+  std::vector<VkPipelineExecutablePropertiesKHR> executables(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  vk.vkGetPipelineExecutablePropertiesKHR(dev.device, &info, &count, executables.data());
+  std::string text;
+  for (uint32_t e = 0; e < count; ++e) {
+    VkPipelineExecutableInfoKHR which{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, nullptr, pipeline, e};
+    uint32_t n = 0;
+    vk.vkGetPipelineExecutableStatisticsKHR(dev.device, &which, &n, nullptr);
+    std::vector<VkPipelineExecutableStatisticKHR> stats(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    vk.vkGetPipelineExecutableStatisticsKHR(dev.device, &which, &n, stats.data());
+    text += (e ? "; " : "") + std::string(executables[e].name) + ":";
+    for (uint32_t i = 0; i < n; ++i) {
+      const VkPipelineExecutableStatisticKHR& s = stats[i];
+      std::string value;
+      switch (s.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = s.value.b32 ? "true" : "false"; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = std::to_string(s.value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = std::to_string(s.value.u64); break;
+        default: value = std::to_string(s.value.f64); break;
+      }
+      text += (i ? ", " : " ") + std::string(s.name) + " = " + value;
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
 Program::Program(Device& device, const std::filesystem::path& spv) {
@@ -165,6 +197,7 @@ Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
 const ModuleReflection& Program::reflection() const { return state_->reflection; }
+const std::vector<std::string>& Program::pipeline_statistics() const { return state_->statistics; }
 
 Kernel Program::kernel(std::string_view name) const {
   const auto& kernels = state_->reflection.kernels;
@@ -259,6 +292,7 @@ VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32
   VkPipelineCreationFeedbackCreateInfo feedback_info{VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO};
   feedback_info.pPipelineCreationFeedback = &feedback;
   if (cache && device->api_version >= VK_API_VERSION_1_3) info.pNext = &feedback_info;
+  if (device->pipeline_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline = VK_NULL_HANDLE;
   check(device->vk.vkCreateComputePipelines(device->device, cache ? cache->handle() : VK_NULL_HANDLE, 1, &info, nullptr,
                                             &pipeline),
@@ -267,6 +301,9 @@ VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32
     cache->created_pipeline((feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
                             (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT));
   pipelines.emplace(std::move(key), pipeline);
+  if (device->pipeline_statistics)
+    statistics.push_back("kernel '" + k.name + "' " + std::to_string(local_size[0]) + "x" + std::to_string(local_size[1]) +
+                         "x" + std::to_string(local_size[2]) + ": " + describe_statistics(*device, pipeline));
   device->check_validation("building the pipeline of kernel '" + k.name + "'");
   return pipeline;
 }

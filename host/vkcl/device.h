@@ -114,6 +114,12 @@ struct DeviceOptions {
   // VkDevice, with everything that work uses, is leaked (destroying objects
   // in use is undefined behaviour) rather than the caller hanging.
   std::chrono::milliseconds timeout{60'000};
+  // Unset: on when VKCL_PIPELINE_STATISTICS=1. Where the device has
+  // VK_KHR_pipeline_executable_properties, every pipeline is built with its
+  // driver's statistics captured (register count, shared memory, ...), which
+  // Program::pipeline_statistics returns: for finding why one module runs
+  // slower than another. Elsewhere the option does nothing.
+  std::optional<bool> pipeline_statistics;
   // A directory for the on-disk pipeline cache, created if missing. Empty:
   // the VKCL_PIPELINE_CACHE environment variable, and when that is empty
   // too, no cache on disk. Pipelines compiled by one run are then loaded by

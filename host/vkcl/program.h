@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +30,10 @@ class Program {
   ~Program();
 
   const ModuleReflection& reflection() const;
+  // One line per pipeline built so far ("kernel 'k' 256x1x1: <executable>:
+  // Register Count = 24, ..."), when the Device captures the driver's
+  // statistics (DeviceOptions::pipeline_statistics); empty otherwise.
+  const std::vector<std::string>& pipeline_statistics() const;
   // Throws Error when the module has no such kernel or the device cannot
   // hold its push constants. The Kernel keeps the program's Vulkan objects
   // alive on its own.

@@ -47,6 +47,9 @@ every OpenCL platform, verifies each result, then times it.
   --skip PART[,PART...]      leave out: kernels, glsl, opencl, dispatch, compile
   --out DIR                  where vkcl-bench.{txt,csv,dat,gp,png} go
                              (default: $OUT when set, else the current directory)
+  --pipeline-statistics      print the Vulkan driver's statistics of every vkcl and
+                             twin pipeline (register count, ...), where the device has
+                             VK_KHR_pipeline_executable_properties
 
 RUSTICL_ENABLE defaults to swrast, so Mesa's rusticl shows llvmpipe.
 )";
@@ -58,6 +61,7 @@ struct Options {
   std::vector<std::string> opencl;
   bool opencl_none = false;
   std::string device, out;
+  bool pipeline_statistics = false;
 };
 
 struct UsageError : std::runtime_error {
@@ -107,6 +111,8 @@ Options parse(int argc, char** argv) {
       }
     } else if (arg == "--out") {
       o.out = value();
+    } else if (arg == "--pipeline-statistics") {
+      o.pipeline_statistics = true;
     } else {
       throw UsageError("unknown option '" + arg + "' (see --help)");
     }
@@ -143,6 +149,7 @@ int run(int argc, char** argv) {
 
   DeviceOptions device_options;
   device_options.selector = o.device;
+  if (o.pipeline_statistics) device_options.pipeline_statistics = true;
   auto device = std::make_shared<Device>(Device::create(device_options));
   report.header.push_back("device: " + device->describe());
 
@@ -168,6 +175,7 @@ int run(int argc, char** argv) {
         std::cerr << ' ' << paths[p]->name() << ' ' << (r.ok() ? std::to_string(median(r.samples)) + " ms" : r.status) << std::flush;
         const bool ours = paths[p]->name() == "vkcl" || paths[p]->name() == "glsl";
         if (ours && !r.ok() && r.status != "compile error") failed = true;
+        for (const std::string& note : r.notes) report.notes.push_back(paths[p]->name() + " " + w->name + ": " + note);
         results.by_path.push_back(std::move(r));
       }
       std::cerr << '\n';

@@ -18,6 +18,8 @@ struct RunResult {
   std::string detail;      // the message behind a status other than ok
   // One per timed run: kernel milliseconds, or microseconds for dispatch_overhead.
   std::vector<double> samples;
+  // Anything else the report should show: the driver's pipeline statistics (--pipeline-statistics).
+  std::vector<std::string> notes;
   bool ok() const { return status == "ok"; }
 };
 

@@ -52,7 +52,9 @@ class VulkanPath : public Path {
           if (c.buffers[b].output()) contents[b] = buffers[b].read<std::byte>(c.buffers[b].bytes);
         return contents;
       };
-      return measure(c, repeat, run_once, read);
+      RunResult result = measure(c, repeat, run_once, read);
+      result.notes = program->pipeline_statistics();
+      return result;
     } catch (const std::exception& e) {
       return {"run error", e.what(), {}};
     }
