@@ -2,9 +2,10 @@
 //
 // Expects the CFG that LLVM's structurizecfg leaves (clc runs lowerswitch,
 // mergereturn, fix-irreducible, unify-loop-exits and structurizecfg before
-// translation): reducible, one return, every loop a do-while whose latch is
-// its only back edge and only exit. On that shape the constructs follow from
-// the dominator trees:
+// translation, then tools/clc/rejoin_if_else, which merges its serialized
+// if/else pairs back into diamonds): reducible, one return, every loop a
+// do-while whose latch is its only back edge and only exit. On that shape
+// the constructs follow from the dominator trees:
 //   loop header H, latch L, exit M:  OpLoopMerge M L' in H, where L' is the
 //     latch split after its phis, so that selections in the body can merge at
 //     L (a continue target cannot be a selection merge); when H itself
