@@ -52,6 +52,8 @@ std::optional<SerialIfElse> match(llvm::BasicBlock* flow, const llvm::DominatorT
     else if (is_bool(predicate->getIncomingValue(i), false)) s.then_end = from;
   }
   if (!s.head || !s.then_end || s.head == s.then_end || s.else_entry == s.merge) return std::nullopt;
+  // No back edges among them: M must not be a loop header over H.
+  if (dominators.dominates(s.merge, s.head)) return std::nullopt;
 
   // H: br c, A, Flow (either order); A's end: br Flow; A dominated by H.
   auto* head_branch = llvm::dyn_cast<llvm::BranchInst>(s.head->getTerminator());
