@@ -37,9 +37,11 @@
 // into an argument buffer that the block points to.
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 #include "compile_error.h"
+#include "instruction_builder.h"
 #include "passes.h"
 
 namespace vkcl::spirv {
@@ -179,27 +181,13 @@ class LowerKernelArguments final : public Pass {
   // only bitcast, as_ushort2(h), needs no Float16, declare_vulkan_module).
   static void rebuild_narrow(Module& m, std::vector<Instruction>& out, uint32_t words, uint32_t count,
                              uint32_t type, uint32_t result) {
-    const uint32_t value = build_narrow(m, out, words, count, type);
-    if (out.empty() || out.back().result_id != value)
-      throw CompileError("internal error: a narrow kernel argument was not rebuilt by its last instruction");
-    out.back().result_id = result;
+    ValueTypes types;  // the builder records its values' types; nothing else is asked of it
+    InstructionBuilder b(m, types, out);
+    b.finish(build_narrow(b, words, count, type), result);
   }
 
-  static uint32_t build_narrow(Module& m, std::vector<Instruction>& out, uint32_t words, uint32_t count,
-                               uint32_t type) {
-    auto emit = [&](Op op, uint32_t result_type, std::initializer_list<uint32_t> operands) {
-      const uint32_t id = m.new_id();
-      Instruction i(op, result_type, id);
-      for (uint32_t operand : operands) i.id(operand);
-      out.push_back(std::move(i));
-      return id;
-    };
-    auto extract = [&](uint32_t result_type, uint32_t composite, uint32_t index) {
-      const uint32_t id = m.new_id();
-      out.push_back(std::move(Instruction(Op::OpCompositeExtract, result_type, id).id(composite).literal(index)));
-      return id;
-    };
-    const uint32_t uint_type = m.type_int(32);
+  static uint32_t build_narrow(InstructionBuilder& b, uint32_t words, uint32_t count, uint32_t type) {
+    Module& m = b.module();
     const Instruction* t = m.find_global(type);
     const bool vector = t->opcode == Op::OpTypeVector;
     const uint32_t component = vector ? t->word(0) : type;
@@ -207,78 +195,70 @@ class LowerKernelArguments final : public Pass {
     const uint32_t bits = m.find_global(component)->word(0);
     const uint32_t integer = m.type_int(bits);  // char, short (and for half: its bits)
     auto as = [&](uint32_t target, uint32_t value, uint32_t value_type) {
-      return target == value_type ? value : emit(Op::OpBitcast, target, {value});
+      return target == value_type ? value : b.op(Op::OpBitcast, target, {value});
     };
-    if (!vector) return as(type, emit(Op::OpUConvert, integer, {words}), integer);
+    if (!vector) return as(type, b.op(Op::OpUConvert, integer, {words}), integer);
     if (components <= 4) {
       const uint32_t filled = count * 32 / bits;
-      uint32_t value_type = m.type_vector(integer, filled);
-      uint32_t value = emit(Op::OpBitcast, value_type, {words});
+      uint32_t value_type = b.int_type(bits, filled);
+      uint32_t value = b.op(Op::OpBitcast, value_type, {words});
       if (components < filled) {
-        const uint32_t narrowed = m.type_vector(integer, components);
-        const uint32_t id = m.new_id();
-        Instruction shuffle(Op::OpVectorShuffle, narrowed, id);
+        const uint32_t narrowed = b.int_type(bits, components);
+        Instruction shuffle(Op::OpVectorShuffle, narrowed, m.new_id());
         shuffle.id(value).id(value);
         for (uint32_t c = 0; c < components; ++c) shuffle.literal(c);
-        out.push_back(std::move(shuffle));
-        value = id;
+        value = shuffle.result_id;
         value_type = narrowed;
+        b.emit(std::move(shuffle));
       }
       return as(type, value, value_type);
     }
-    const uint32_t quad_type = m.type_vector(integer, 4);
+    const uint32_t uint_type = m.type_int(32);
     const uint32_t quad_words = 4 * bits / 32;  // 1 or 2
-    auto word = [&](uint32_t index) { return count == 1 ? words : extract(uint_type, words, index); };
+    auto word = [&](uint32_t index) { return count == 1 ? words : b.extract(words, uint_type, index); };
     std::vector<uint32_t> parts;
     for (uint32_t quad = 0; quad < components / 4; ++quad) {
       const uint32_t source = quad_words == 1 ? word(quad)
-                                              : emit(Op::OpCompositeConstruct, m.type_vector(uint_type, 2),
+                                              : b.op(Op::OpCompositeConstruct, b.int_type(32, 2),
                                                      {word(2 * quad), word(2 * quad + 1)});
-      const uint32_t four = emit(Op::OpBitcast, quad_type, {source});
-      for (uint32_t c = 0; c < 4; ++c) parts.push_back(as(component, extract(integer, four, c), integer));
+      const uint32_t four = b.op(Op::OpBitcast, b.int_type(bits, 4), {source});
+      for (uint32_t c = 0; c < 4; ++c) parts.push_back(as(component, b.extract(four, integer, c), integer));
     }
-    const uint32_t id = m.new_id();
-    Instruction construct(Op::OpCompositeConstruct, type, id);
-    for (uint32_t part : parts) construct.id(part);
-    out.push_back(std::move(construct));
+    return construct(b, type, parts);
+  }
+
+  static uint32_t construct(InstructionBuilder& b, uint32_t type, std::span<const uint32_t> parts) {
+    Instruction i(Op::OpCompositeConstruct, type, b.module().new_id());
+    for (uint32_t part : parts) i.id(part);
+    const uint32_t id = i.result_id;
+    b.emit(std::move(i));
     return id;
   }
 
   // Builds values of any type from bytes held in 32-bit words (a uint[n]
   // whose elements are extracted), at OpenCL's layout, little-endian.
   struct WordReader {
-    Module& m;
-    std::vector<Instruction>& out;
+    InstructionBuilder& b;
     uint32_t words;  // the loaded word array
 
-    uint32_t emit(Op op, uint32_t type, std::initializer_list<uint32_t> operands) {
-      const uint32_t id = m.new_id();
-      Instruction i(op, type, id);
-      for (uint32_t operand : operands) i.id(operand);
-      out.push_back(std::move(i));
-      return id;
-    }
-
-    uint32_t word(uint32_t index) {
-      const uint32_t id = m.new_id();
-      out.push_back(std::move(Instruction(Op::OpCompositeExtract, m.type_int(32), id).id(words).literal(index)));
-      return id;
-    }
+    uint32_t word(uint32_t index) { return b.extract(words, b.module().type_int(32), index); }
 
     // `bits` (8, 16 or 32) bits at byte `offset`, as a uint.
     uint32_t bits32(uint32_t offset, uint32_t bits) {
+      Module& m = b.module();
       const uint32_t uint_type = m.type_int(32);
       const uint32_t shift = (offset % 4) * 8;
       uint32_t value = word(offset / 4);
-      if (shift != 0) value = emit(Op::OpShiftRightLogical, uint_type, {value, m.constant_u32(shift)});
+      if (shift != 0) value = b.op(Op::OpShiftRightLogical, uint_type, {value, m.constant_u32(shift)});
       if (shift + bits > 32) {
-        const uint32_t high = emit(Op::OpShiftLeftLogical, uint_type, {word(offset / 4 + 1), m.constant_u32(32 - shift)});
-        value = emit(Op::OpBitwiseOr, uint_type, {value, high});
+        const uint32_t high = b.op(Op::OpShiftLeftLogical, uint_type, {word(offset / 4 + 1), m.constant_u32(32 - shift)});
+        value = b.op(Op::OpBitwiseOr, uint_type, {value, high});
       }
       return value;
     }
 
     uint32_t read(uint32_t type, uint32_t offset) {
+      Module& m = b.module();
       const Instruction t = *m.find_global(type);
       const uint32_t uint_type = m.type_int(32);
       switch (t.opcode) {
@@ -286,33 +266,28 @@ class LowerKernelArguments final : public Pass {
         case Op::OpTypeFloat: {
           const uint32_t bits = t.word(0);
           if (bits == 64) {
-            const uint32_t pair = emit(Op::OpCompositeConstruct, m.type_vector(uint_type, 2),
-                                       {bits32(offset, 32), bits32(offset + 4, 32)});
-            return emit(Op::OpBitcast, type, {pair});
+            const uint32_t low = bits32(offset, 32), high = bits32(offset + 4, 32);
+            return b.op(Op::OpBitcast, type, {b.op(Op::OpCompositeConstruct, m.type_vector(uint_type, 2), {low, high})});
           }
           uint32_t value = bits32(offset, bits);
-          if (bits < 32) value = emit(Op::OpUConvert, m.type_int(bits), {value});
+          if (bits < 32) value = b.op(Op::OpUConvert, m.type_int(bits), {value});
           const uint32_t as_int = bits < 32 ? m.type_int(bits) : uint_type;
-          return type == as_int ? value : emit(Op::OpBitcast, type, {value});
+          return type == as_int ? value : b.op(Op::OpBitcast, type, {value});
         }
         case Op::OpTypeVector:
         case Op::OpTypeArray: {
           const uint32_t element = t.word(0);
           const uint64_t count = t.opcode == Op::OpTypeVector ? t.word(1) : *m.constant_value(t.word(1));
           const uint32_t stride = m.size_of(element);
-          const uint32_t id = m.new_id();
-          Instruction construct(Op::OpCompositeConstruct, type, id);
-          for (uint64_t i = 0; i < count; ++i) construct.id(read(element, offset + uint32_t(i) * stride));
-          out.push_back(std::move(construct));
-          return id;
+          std::vector<uint32_t> parts;
+          for (uint64_t i = 0; i < count; ++i) parts.push_back(read(element, offset + uint32_t(i) * stride));
+          return construct(b, type, parts);
         }
         case Op::OpTypeStruct: {
-          const uint32_t id = m.new_id();
-          Instruction construct(Op::OpCompositeConstruct, type, id);
+          std::vector<uint32_t> parts;
           for (size_t member = 0; member < t.words.size(); ++member)
-            construct.id(read(t.word(member), offset + member_offset(m, type, member)));
-          out.push_back(std::move(construct));
-          return id;
+            parts.push_back(read(t.word(member), offset + member_offset(m, type, member)));
+          return construct(b, type, parts);
         }
         default:
           throw CompileError("error: a kernel argument passed by value holds a type vkcl cannot pass (SPIR-V opcode " +
@@ -399,9 +374,9 @@ class LowerKernelArguments final : public Pass {
       for (Instruction& i : function.code) {
         if ((is_chain(i.opcode) || i.opcode == Op::OpBitcast) && offsets.count(i.result_id)) continue;
         if (i.opcode == Op::OpLoad && offsets.count(i.word(0))) {
-          WordReader reader{m, code, argument.words};
-          const uint32_t value = reader.read(i.type_id, offsets.at(i.word(0)));
-          code.push_back(std::move(Instruction(Op::OpCopyObject, i.type_id, i.result_id).id(value)));
+          InstructionBuilder b(m, types, code);
+          WordReader reader{b, argument.words};
+          b.finish(reader.read(i.type_id, offsets.at(i.word(0))), i.result_id);
           continue;
         }
         code.push_back(std::move(i));
@@ -411,7 +386,8 @@ class LowerKernelArguments final : public Pass {
     }
     // A private copy: OpVariable first in the entry block, the store where the prologue ends.
     std::vector<Instruction> init;
-    WordReader reader{m, init, argument.words};
+    InstructionBuilder b(m, types, init);
+    WordReader reader{b, argument.words};
     const uint32_t value = reader.read(m.pointee_of(argument.pointer_type), 0);
     init.push_back(std::move(Instruction(Op::OpStore, 0, 0).id(argument.pointer).id(value)));
     const size_t at = entry_insertion_point(function);
