@@ -74,15 +74,18 @@ DispatchPlan plan_dispatch(const NDRange& in, const DispatchLimits& limits, std:
     throw Error("NDRange: local size " + triple(r.local, dims) + " has a 0; give every dimension or none");
   const bool has_required = required[0] || required[1] || required[2];
   if (has_required) {
-    const std::string reqd = "the kernel's reqd_work_group_size " + std::to_string(required[0]) + "x" +
-                             std::to_string(required[1]) + "x" + std::to_string(required[2]);
+    auto reqd = [&] {
+      return "the kernel's reqd_work_group_size " + std::to_string(required[0]) + "x" + std::to_string(required[1]) +
+             "x" + std::to_string(required[2]);
+    };
     if (zero_locals) std::copy(required.begin(), required.begin() + dims, r.local.begin());
     for (uint32_t d = 0; d < dims; ++d)
-      if (r.local[d] != required[d]) throw Error("NDRange: local size " + triple(r.local, dims) + " differs from " + reqd);
+      if (r.local[d] != required[d])
+        throw Error("NDRange: local size " + triple(r.local, dims) + " differs from " + reqd());
     // The compiler takes the enqueued local size from reqd_work_group_size.
     for (uint32_t d = dims; d < 3; ++d)
       if (required[d] != 1)
-        throw Error("NDRange: " + std::to_string(dims) + " dimension(s), but " + reqd + " needs " + std::to_string(d + 1));
+        throw Error("NDRange: " + std::to_string(dims) + " dimension(s), but " + reqd() + " needs " + std::to_string(d + 1));
   } else if (zero_locals) {
     auto chosen = choose_local_size(r, limits);
     std::copy(chosen.begin(), chosen.end(), r.local.begin());

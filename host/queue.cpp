@@ -19,10 +19,7 @@ void put(std::vector<std::byte>& block, uint32_t offset, const void* data, size_
 
 void put_ndrange(std::vector<std::byte>& block, const KernelReflection& k, NDRangeField field,
                  const std::array<uint32_t, 3>& value) {
-  if (auto offset = k.ndrange_offset(field)) {
-    const uint32_t v[4] = {value[0], value[1], value[2], 0};
-    put(block, *offset, v, sizeof v);
-  }
+  detail::put_ndrange_field(block, k.ndrange_offset(field), value);
 }
 
 }  // namespace

@@ -31,12 +31,8 @@ void record_dispatches(const VolkDeviceTable& vk, VkCommandBuffer cb, const Enqu
   for (size_t i = 0; i < kernel.dispatches.size(); ++i) {
     const Dispatch& d = kernel.dispatches[i];
     if (kernel.pipelines[i] != bound) vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, bound = kernel.pipelines[i]);
-    auto put = [&](std::optional<uint32_t> at, const std::array<uint32_t, 3>& value) {
-      const uint32_t v[4] = {value[0], value[1], value[2], 0};
-      if (at) std::memcpy(push.data() + *at, v, sizeof v);
-    };
-    put(kernel.group_offset_at, d.group_offset);
-    put(kernel.global_id_base_at, d.global_id_base);
+    put_ndrange_field(push, kernel.group_offset_at, d.group_offset);
+    put_ndrange_field(push, kernel.global_id_base_at, d.global_id_base);
     if (!push.empty())
       vk.vkCmdPushConstants(cb, kernel.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push.size()),
                             push.data());

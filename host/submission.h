@@ -6,7 +6,9 @@
 
 #include <volk.h>
 
+#include <array>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <span>
@@ -40,6 +42,14 @@ struct EnqueuedKernel {
   std::optional<uint32_t> argument_buffer_at;
   std::vector<std::shared_ptr<BufferState>> buffers;  // kept alive until the submission ends
 };
+
+// Writes an ND-range field (x, y, z, 0) into a kernel's push-constant bytes
+// at `at`, when the kernel reads it.
+inline void put_ndrange_field(std::vector<std::byte>& push, std::optional<uint32_t> at,
+                              const std::array<uint32_t, 3>& value) {
+  const uint32_t v[4] = {value[0], value[1], value[2], 0};
+  if (at) std::memcpy(push.data() + *at, v, sizeof v);
+}
 
 // Its query pool goes with the last owner (the submission), retired
 // (DeviceState::retire) while the submission may still write it.
