@@ -37,8 +37,9 @@ every OpenCL platform, verifies each result, then times it.
 
   --size small|medium|large  problem sizes: small for CI, medium for CPU devices
                              (lavapipe, PoCL, rusticl), large (default) for a GPU
-  --repeat N                 timed runs per workload and path (default: 20 large,
-                             5 medium, 3 small); compile time takes min(N, 5)
+  --repeat N                 timed rounds per workload (default: 20 large, 5 medium,
+                             3 small); each round runs every path once, the first
+                             path rotating; compile time takes min(N, 5)
   --only NAME[,NAME...]      only these workloads
   --opencl SUB[,SUB...]      only OpenCL platforms whose name contains one of
                              these (default: $VKCL_BENCH_OPENCL, else all;
@@ -170,13 +171,15 @@ int run(int argc, char** argv) {
       const Case c = w->make(o.size);
       WorkloadResults results{w->name, c.size_text, {}};
       std::cerr << w->name << " (" << c.size_text << "):";
+      std::vector<Prepared> prepared;
+      for (const auto& path : paths) prepared.push_back(path->prepare(*w, c));
+      results.by_path = time_interleaved(prepared, o.repeat);
       for (size_t p = 0; p < paths.size(); ++p) {
-        RunResult r = paths[p]->run(*w, c, o.repeat);
-        std::cerr << ' ' << paths[p]->name() << ' ' << (r.ok() ? std::to_string(median(r.samples)) + " ms" : r.status) << std::flush;
+        const RunResult& r = results.by_path[p];
+        std::cerr << ' ' << paths[p]->name() << ' ' << (r.ok() ? std::to_string(median(r.samples)) + " ms" : r.status);
         const bool ours = paths[p]->name() == "vkcl" || paths[p]->name() == "glsl";
         if (ours && !r.ok() && r.status != "compile error") failed = true;
         for (const std::string& note : r.notes) report.notes.push_back(paths[p]->name() + " " + w->name + ": " + note);
-        results.by_path.push_back(std::move(r));
       }
       std::cerr << '\n';
       report.kernels.push_back(std::move(results));

@@ -93,6 +93,19 @@ std::string short_name(const std::string& platform) {
   return l.substr(0, l.find(' '));
 }
 
+// What one workload holds on an OpenCL path, released whatever happens.
+struct Resources {
+  const OpenCL& cl;
+  cl_program program = nullptr;
+  cl_kernel kernel = nullptr;
+  std::vector<cl_mem> buffers;
+  ~Resources() {
+    for (cl_mem b : buffers) cl.clReleaseMemObject(b);
+    if (kernel) cl.clReleaseKernel(kernel);
+    if (program) cl.clReleaseProgram(program);
+  }
+};
+
 class OpenClPath : public Path {
  public:
   OpenClPath(const OpenCL& cl, cl_platform_id platform, cl_device_id device, std::string source_root)
@@ -120,50 +133,21 @@ class OpenClPath : public Path {
     return description_ + (host_timed_ ? ", timed on the host (its events carry no times)" : ", event profiling");
   }
 
-  RunResult run(const Workload& workload, const Case& c, int repeat) override {
-    if (workload.needs_sub_groups && !sub_groups_) return {"n/a", "the device has no cl_khr_subgroups", {}};
-    Resources r{cl_};
+  Prepared prepare(const Workload& workload, const Case& c) override {
+    if (workload.needs_sub_groups && !sub_groups_) return {{"n/a", "the device has no cl_khr_subgroups", {}, {}}, nullptr};
+    auto trial = std::make_unique<OpenClTrial>(*this, c);
     try {
-      build(r, workload.name, workload.needs_sub_groups ? (c_major_ >= 3 ? "-cl-std=CL3.0" : "-cl-std=CL2.0") : "-cl-std=CL1.2");
+      build(trial->resources(), workload.name,
+            workload.needs_sub_groups ? (c_major_ >= 3 ? "-cl-std=CL3.0" : "-cl-std=CL2.0") : "-cl-std=CL1.2");
     } catch (const std::exception& e) {
-      return {"compile error", e.what(), {}};
+      return {{"compile error", e.what(), {}, {}}, nullptr};
     }
     try {
-      cl_int status = CL_SUCCESS;
-      for (const BufferSpec& spec : c.buffers) {
-        r.buffers.push_back(cl_.clCreateBuffer(context_, CL_MEM_READ_WRITE, spec.bytes, nullptr, &status));
-        check(status, "clCreateBuffer");
-        if (!spec.output())
-          check(cl_.clEnqueueWriteBuffer(queue_, r.buffers.back(), CL_TRUE, 0, spec.bytes, spec.input.data(), 0, nullptr, nullptr),
-                "clEnqueueWriteBuffer");
-      }
-      for (cl_uint i = 0; i < c.args.size(); ++i) {
-        if (c.args[i].buffer >= 0) check(cl_.clSetKernelArg(r.kernel, i, sizeof(cl_mem), &r.buffers[c.args[i].buffer]), "clSetKernelArg");
-        else check(cl_.clSetKernelArg(r.kernel, i, sizeof(uint32_t), &c.args[i].value), "clSetKernelArg");
-      }
-      auto run_once = [&] {
-        const cl_uint zero = 0;
-        for (size_t b = 0; b < c.buffers.size(); ++b)
-          if (c.buffers[b].output())
-            check(cl_.clEnqueueFillBuffer(queue_, r.buffers[b], &zero, sizeof zero, 0, c.buffers[b].bytes, 0, nullptr, nullptr),
-                  "clEnqueueFillBuffer");
-        check(cl_.clFinish(queue_), "clFinish");
-        return time_kernel(r.kernel, c);
-      };
-      auto read = [&] {
-        std::vector<std::vector<std::byte>> contents(c.buffers.size());
-        for (size_t b = 0; b < c.buffers.size(); ++b) {
-          if (!c.buffers[b].output()) continue;
-          contents[b].resize(c.buffers[b].bytes);
-          check(cl_.clEnqueueReadBuffer(queue_, r.buffers[b], CL_TRUE, 0, c.buffers[b].bytes, contents[b].data(), 0, nullptr, nullptr),
-                "clEnqueueReadBuffer");
-        }
-        return contents;
-      };
-      return measure(c, repeat, run_once, read);
+      trial->fill_buffers();
     } catch (const std::exception& e) {
-      return {"run error", e.what(), {}};
+      return {{"run error", e.what(), {}, {}}, nullptr};
     }
+    return verify_first_run(c, std::move(trial));
   }
 
   // clEnqueueNDRangeKernel of shaders/bench/empty.cl over one work-item, then clFinish.
@@ -190,17 +174,62 @@ class OpenClPath : public Path {
   }
 
  private:
-  // What one workload holds, released whatever happens.
-  struct Resources {
-    const OpenCL& cl;
-    cl_program program = nullptr;
-    cl_kernel kernel = nullptr;
-    std::vector<cl_mem> buffers;
-    ~Resources() {
-      for (cl_mem b : buffers) cl.clReleaseMemObject(b);
-      if (kernel) cl.clReleaseKernel(kernel);
-      if (program) cl.clReleaseProgram(program);
+  // One workload on this path: its program, kernel and buffers.
+  class OpenClTrial : public Trial {
+   public:
+    OpenClTrial(OpenClPath& path, const Case& c) : path_(path), case_(c), resources_{path.cl_} {}
+
+    // Creates the buffers, writes the inputs and sets the arguments.
+    void fill_buffers() {
+      const OpenCL& cl = path_.cl_;
+      cl_int status = CL_SUCCESS;
+      for (const BufferSpec& spec : case_.buffers) {
+        resources_.buffers.push_back(cl.clCreateBuffer(path_.context_, CL_MEM_READ_WRITE, spec.bytes, nullptr, &status));
+        check(status, "clCreateBuffer");
+        if (!spec.output())
+          check(cl.clEnqueueWriteBuffer(path_.queue_, resources_.buffers.back(), CL_TRUE, 0, spec.bytes, spec.input.data(), 0,
+                                        nullptr, nullptr),
+                "clEnqueueWriteBuffer");
+      }
+      for (cl_uint i = 0; i < case_.args.size(); ++i) {
+        const Arg& arg = case_.args[i];
+        if (arg.buffer >= 0)
+          check(cl.clSetKernelArg(resources_.kernel, i, sizeof(cl_mem), &resources_.buffers[arg.buffer]), "clSetKernelArg");
+        else
+          check(cl.clSetKernelArg(resources_.kernel, i, sizeof(uint32_t), &arg.value), "clSetKernelArg");
+      }
     }
+
+    double run_once() override {
+      const OpenCL& cl = path_.cl_;
+      const cl_uint zero = 0;
+      for (size_t b = 0; b < case_.buffers.size(); ++b)
+        if (case_.buffers[b].output())
+          check(cl.clEnqueueFillBuffer(path_.queue_, resources_.buffers[b], &zero, sizeof zero, 0, case_.buffers[b].bytes, 0,
+                                       nullptr, nullptr),
+                "clEnqueueFillBuffer");
+      check(cl.clFinish(path_.queue_), "clFinish");
+      return path_.time_kernel(resources_.kernel, case_);
+    }
+
+    std::vector<std::vector<std::byte>> read_outputs() override {
+      std::vector<std::vector<std::byte>> contents(case_.buffers.size());
+      for (size_t b = 0; b < case_.buffers.size(); ++b) {
+        if (!case_.buffers[b].output()) continue;
+        contents[b].resize(case_.buffers[b].bytes);
+        check(path_.cl_.clEnqueueReadBuffer(path_.queue_, resources_.buffers[b], CL_TRUE, 0, case_.buffers[b].bytes,
+                                            contents[b].data(), 0, nullptr, nullptr),
+              "clEnqueueReadBuffer");
+      }
+      return contents;
+    }
+
+    Resources& resources() { return resources_; }
+
+   private:
+    OpenClPath& path_;
+    const Case& case_;
+    Resources resources_;
   };
 
   void build(Resources& r, const std::string& name, const char* options) {

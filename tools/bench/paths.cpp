@@ -6,17 +6,36 @@
 
 namespace vkcl::bench {
 
-RunResult measure(const Case& c, int repeat, const std::function<double()>& run_once,
-                  const std::function<std::vector<std::vector<std::byte>>()>& read) {
-  RunResult result;
+Prepared verify_first_run(const Case& c, std::unique_ptr<Trial> trial) {
   try {
-    run_once();
-    if (std::string wrong = c.verify(read()); !wrong.empty()) return {"wrong result", wrong, {}};
-    for (int i = 0; i < repeat; ++i) result.samples.push_back(run_once());
+    trial->run_once();
+    if (std::string wrong = c.verify(trial->read_outputs()); !wrong.empty())
+      return {{"wrong result", wrong, {}, trial->notes()}, nullptr};
   } catch (const std::exception& e) {
-    return {"run error", e.what(), {}};
+    return {{"run error", e.what(), {}, trial->notes()}, nullptr};
   }
-  return result;
+  return {{"ok", "", {}, trial->notes()}, std::move(trial)};
+}
+
+std::vector<RunResult> time_interleaved(std::vector<Prepared>& prepared, int repeat) {
+  const size_t n = prepared.size();
+  std::vector<RunResult> results;
+  for (const Prepared& p : prepared) results.push_back(p.result);
+  for (int round = 0; round < repeat; ++round) {
+    for (size_t k = 0; k < n; ++k) {
+      const size_t p = (size_t(round) + k) % n;
+      if (!prepared[p].trial) continue;
+      try {
+        results[p].samples.push_back(prepared[p].trial->run_once());
+      } catch (const std::exception& e) {
+        results[p].status = "run error";
+        results[p].detail = e.what();
+        results[p].samples.clear();
+        prepared[p].trial.reset();
+      }
+    }
+  }
+  return results;
 }
 
 std::string first_line(const std::string& message) {

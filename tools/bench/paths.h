@@ -1,8 +1,11 @@
-// The ways vkcl-bench runs a workload ("paths"): each verifies a first run
-// against the workload's host check, then times `repeat` more.
+// The ways vkcl-bench runs a workload ("paths"). Each path prepares a
+// workload as a Trial whose first run is verified against the workload's
+// host check; time_interleaved() then times every path's trial in rounds,
+// one run of each path per round, so that a machine whose speed drifts
+// (a busy host, a clock change) slows every path alike.
 #pragma once
 
-#include <functional>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +26,26 @@ struct RunResult {
   bool ok() const { return status == "ok"; }
 };
 
+// One workload built on one path with its buffers filled: it owns everything
+// a run needs, and keeps it until it is destroyed.
+class Trial {
+ public:
+  virtual ~Trial() = default;
+  // Zeroes the outputs, runs the kernel once and returns its time in ms.
+  virtual double run_once() = 0;
+  // Every buffer's contents (empty for inputs), for the workload's check.
+  virtual std::vector<std::vector<std::byte>> read_outputs() = 0;
+  // What the report should show beside the times (pipeline statistics).
+  virtual std::vector<std::string> notes() const { return {}; }
+};
+
+// A path's answer to prepare(): a trial whose first run was right, or in
+// `result` why there is none.
+struct Prepared {
+  RunResult result;
+  std::unique_ptr<Trial> trial;  // set exactly when result.ok()
+};
+
 class Path {
  public:
   virtual ~Path() = default;
@@ -30,17 +53,21 @@ class Path {
   virtual std::string name() const = 0;
   // One line: device and driver, and how it is timed.
   virtual std::string describe() const = 0;
-  virtual RunResult run(const Workload& workload, const Case& c, int repeat) = 0;
+  virtual Prepared prepare(const Workload& workload, const Case& c) = 0;
   // Enqueue-to-done of an empty kernel over one work-item, one sample per
   // repetition, in microseconds (host clock); nullopt where the path has none.
   virtual std::optional<RunResult> dispatch_overhead(int repeat) { (void)repeat; return std::nullopt; }
 };
 
-// The run protocol every path follows: run_once() zeroes the outputs, runs
-// the kernel once and returns its time in ms; read() returns every buffer's
-// contents. The first run is verified; only a verified path is timed.
-RunResult measure(const Case& c, int repeat, const std::function<double()>& run_once,
-                  const std::function<std::vector<std::vector<std::byte>>()>& read);
+// Runs the trial once and checks what it computed: `trial` back when it is
+// right, else "wrong result" or "run error" and no trial; either way with
+// the trial's notes.
+Prepared verify_first_run(const Case& c, std::unique_ptr<Trial> trial);
+
+// `repeat` rounds; round r runs each prepared path once, starting from path
+// r mod n, so no path always runs first. Returns each path's result with its
+// samples; a path whose run throws is "run error" from then on.
+std::vector<RunResult> time_interleaved(std::vector<Prepared>& prepared, int repeat);
 
 // The first line of a (possibly multi-line) message, at most 160 characters.
 std::string first_line(const std::string& message);

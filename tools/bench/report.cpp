@@ -66,7 +66,7 @@ std::string format_report(const Report& report) {
 
   // Kernel times, then vkcl's speed against each peer.
   out << "\nKernel time, median ms (GPU time; see the paths above), and vkcl's speed against each peer\n"
-      << "(peer median / vkcl median: above 1.00x vkcl is faster)\n\n";
+      << "(peer median / vkcl median: above 1.00x vkcl is faster; each round times every path once)\n\n";
   std::string head = pad("workload", 16, false) + pad("size", 26, false);
   for (const std::string& p : report.paths) head += pad(p + " ms", 14);
   head += "  |";

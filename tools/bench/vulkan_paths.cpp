@@ -9,6 +9,46 @@
 namespace vkcl::bench {
 namespace {
 
+class VulkanTrial : public Trial {
+ public:
+  VulkanTrial(std::shared_ptr<Device> device, Program program, const std::string& name, const Case& c)
+      : device_(std::move(device)), program_(std::move(program)), kernel_(program_.kernel(name)), case_(c), commands_(*device_) {
+    for (const BufferSpec& spec : c.buffers) {
+      buffers_.emplace_back(*device_, spec.bytes);
+      if (!spec.output()) buffers_.back().write(spec.input);
+    }
+    for (uint32_t i = 0; i < c.args.size(); ++i) {
+      if (c.args[i].buffer >= 0) kernel_.set_arg(i, buffers_[c.args[i].buffer]);
+      else kernel_.set_arg(i, c.args[i].value);
+    }
+    commands_.enqueue(kernel_, NDRange{c.dims, c.global, c.local});
+  }
+
+  double run_once() override {
+    for (size_t b = 0; b < buffers_.size(); ++b)
+      if (case_.buffers[b].output()) buffers_[b].fill(uint32_t(0));
+    Event event = device_->submit(commands_, {.timestamps = true});
+    return std::chrono::duration<double, std::milli>(event.kernel_times().at(0).duration()).count();
+  }
+
+  std::vector<std::vector<std::byte>> read_outputs() override {
+    std::vector<std::vector<std::byte>> contents(buffers_.size());
+    for (size_t b = 0; b < buffers_.size(); ++b)
+      if (case_.buffers[b].output()) contents[b] = buffers_[b].read<std::byte>(case_.buffers[b].bytes);
+    return contents;
+  }
+
+  std::vector<std::string> notes() const override { return program_.pipeline_statistics(); }
+
+ private:
+  std::shared_ptr<Device> device_;
+  Program program_;
+  Kernel kernel_;
+  const Case& case_;
+  std::vector<Buffer> buffers_;
+  CommandList commands_;
+};
+
 class VulkanPath : public Path {
  public:
   VulkanPath(bool twin, std::shared_ptr<Device> device, std::string dir)
@@ -20,44 +60,20 @@ class VulkanPath : public Path {
            ", GPU time from Vulkan timestamps";
   }
 
-  RunResult run(const Workload& workload, const Case& c, int repeat) override {
+  Prepared prepare(const Workload& workload, const Case& c) override {
     std::optional<Program> program;
     try {
       program.emplace(twin_ ? Program(*device_, dir_ + "/" + workload.name + ".spv") : build(workload.name, workload.needs_sub_groups));
     } catch (const std::exception& e) {
-      return {twin_ ? "load error" : "compile error", e.what(), {}};
+      return {{twin_ ? "load error" : "compile error", e.what(), {}, {}}, nullptr};
     }
+    std::unique_ptr<Trial> trial;
     try {
-      Kernel kernel = program->kernel(workload.name);
-      std::vector<Buffer> buffers;
-      for (const BufferSpec& spec : c.buffers) {
-        buffers.emplace_back(*device_, spec.bytes);
-        if (!spec.output()) buffers.back().write(spec.input);
-      }
-      for (uint32_t i = 0; i < c.args.size(); ++i) {
-        if (c.args[i].buffer >= 0) kernel.set_arg(i, buffers[c.args[i].buffer]);
-        else kernel.set_arg(i, c.args[i].value);
-      }
-      CommandList commands(*device_);
-      commands.enqueue(kernel, NDRange{c.dims, c.global, c.local});
-      auto run_once = [&] {
-        for (size_t b = 0; b < buffers.size(); ++b)
-          if (c.buffers[b].output()) buffers[b].fill(uint32_t(0));
-        Event event = device_->submit(commands, {.timestamps = true});
-        return std::chrono::duration<double, std::milli>(event.kernel_times().at(0).duration()).count();
-      };
-      auto read = [&] {
-        std::vector<std::vector<std::byte>> contents(buffers.size());
-        for (size_t b = 0; b < buffers.size(); ++b)
-          if (c.buffers[b].output()) contents[b] = buffers[b].read<std::byte>(c.buffers[b].bytes);
-        return contents;
-      };
-      RunResult result = measure(c, repeat, run_once, read);
-      result.notes = program->pipeline_statistics();
-      return result;
+      trial = std::make_unique<VulkanTrial>(device_, std::move(*program), workload.name, c);
     } catch (const std::exception& e) {
-      return {"run error", e.what(), {}};
+      return {{"run error", e.what(), {}, {}}, nullptr};
     }
+    return verify_first_run(c, std::move(trial));
   }
 
   // Device::run of shaders/bench/empty.cl: argument snapshot, recording,
