@@ -154,9 +154,8 @@ int run(int argc, char** argv) {
   auto device = std::make_shared<Device>(Device::create(device_options));
   report.header.push_back("device: " + device->describe());
 
-  std::vector<std::unique_ptr<Path>> paths;
-  paths.push_back(make_vkcl_path(device, root));
-  if (!o.skip.count("glsl")) paths.push_back(make_glsl_path(device, twins));
+  std::vector<std::unique_ptr<Path>> paths =
+      make_vulkan_paths(device, root, o.skip.count("glsl") ? std::nullopt : std::optional<std::string>(twins));
   if (!o.skip.count("opencl") && !o.opencl_none)
     for (auto& p : make_opencl_paths(o.opencl, root, report.notes)) paths.push_back(std::move(p));
   for (const auto& p : paths) report.paths.push_back(p->name());

@@ -19,7 +19,7 @@ namespace vkcl::bench {
 
 // One path per platform whose name contains one of `filters` (any case; all
 // platforms when empty), on its first device. `notes` gets a line for each
-// platform skipped and for a missing loader. `source_root` as for make_vkcl_path.
+// platform skipped and for a missing loader. `source_root` as for make_vulkan_paths.
 std::vector<std::unique_ptr<Path>> make_opencl_paths(const std::vector<std::string>& filters, std::string source_root,
                                                      std::vector<std::string>& notes);
 

@@ -9,32 +9,60 @@
 namespace vkcl::bench {
 namespace {
 
+using Buffers = std::vector<Buffer>;
+
+// The buffers of the workload being measured, one set for both Vulkan paths,
+// so that the kernel and its twin run on the same memory: on lavapipe, where
+// the buffers land (their addresses modulo the cache's set stride) moves a
+// transpose's time by more than the code does. The set lives as long as a
+// trial holds it.
+class SharedBuffers {
+ public:
+  explicit SharedBuffers(std::shared_ptr<Device> device) : device_(std::move(device)) {}
+
+  // The inputs are written once: kernels only read them, and each run zeroes the outputs.
+  std::shared_ptr<Buffers> get(const std::string& workload, const Case& c) {
+    if (auto held = held_.lock(); held && workload == workload_) return held;
+    auto buffers = std::make_shared<Buffers>();
+    for (const BufferSpec& spec : c.buffers) {
+      buffers->emplace_back(*device_, spec.bytes);
+      if (!spec.output()) buffers->back().write(spec.input);
+    }
+    held_ = buffers;
+    workload_ = workload;
+    return buffers;
+  }
+
+ private:
+  std::shared_ptr<Device> device_;
+  std::weak_ptr<Buffers> held_;
+  std::string workload_;
+};
+
 class VulkanTrial : public Trial {
  public:
-  VulkanTrial(std::shared_ptr<Device> device, Program program, const std::string& name, const Case& c)
-      : device_(std::move(device)), program_(std::move(program)), kernel_(program_.kernel(name)), case_(c), commands_(*device_) {
-    for (const BufferSpec& spec : c.buffers) {
-      buffers_.emplace_back(*device_, spec.bytes);
-      if (!spec.output()) buffers_.back().write(spec.input);
-    }
+  VulkanTrial(std::shared_ptr<Device> device, Program program, const std::string& name, const Case& c,
+              std::shared_ptr<Buffers> buffers)
+      : device_(std::move(device)), program_(std::move(program)), kernel_(program_.kernel(name)), case_(c),
+        buffers_(std::move(buffers)), commands_(*device_) {
     for (uint32_t i = 0; i < c.args.size(); ++i) {
-      if (c.args[i].buffer >= 0) kernel_.set_arg(i, buffers_[c.args[i].buffer]);
+      if (c.args[i].buffer >= 0) kernel_.set_arg(i, buffers_->at(c.args[i].buffer));
       else kernel_.set_arg(i, c.args[i].value);
     }
     commands_.enqueue(kernel_, NDRange{c.dims, c.global, c.local});
   }
 
   double run_once() override {
-    for (size_t b = 0; b < buffers_.size(); ++b)
-      if (case_.buffers[b].output()) buffers_[b].fill(uint32_t(0));
+    for (size_t b = 0; b < buffers_->size(); ++b)
+      if (case_.buffers[b].output()) (*buffers_)[b].fill(uint32_t(0));
     Event event = device_->submit(commands_, {.timestamps = true});
     return std::chrono::duration<double, std::milli>(event.kernel_times().at(0).duration()).count();
   }
 
   std::vector<std::vector<std::byte>> read_outputs() override {
-    std::vector<std::vector<std::byte>> contents(buffers_.size());
-    for (size_t b = 0; b < buffers_.size(); ++b)
-      if (case_.buffers[b].output()) contents[b] = buffers_[b].read<std::byte>(case_.buffers[b].bytes);
+    std::vector<std::vector<std::byte>> contents(buffers_->size());
+    for (size_t b = 0; b < buffers_->size(); ++b)
+      if (case_.buffers[b].output()) contents[b] = (*buffers_)[b].read<std::byte>(case_.buffers[b].bytes);
     return contents;
   }
 
@@ -45,14 +73,14 @@ class VulkanTrial : public Trial {
   Program program_;
   Kernel kernel_;
   const Case& case_;
-  std::vector<Buffer> buffers_;
+  std::shared_ptr<Buffers> buffers_;
   CommandList commands_;
 };
 
 class VulkanPath : public Path {
  public:
-  VulkanPath(bool twin, std::shared_ptr<Device> device, std::string dir)
-      : twin_(twin), device_(std::move(device)), dir_(std::move(dir)) {}
+  VulkanPath(bool twin, std::shared_ptr<Device> device, std::string dir, std::shared_ptr<SharedBuffers> buffers)
+      : twin_(twin), device_(std::move(device)), dir_(std::move(dir)), buffers_(std::move(buffers)) {}
 
   std::string name() const override { return twin_ ? "glsl" : "vkcl"; }
   std::string describe() const override {
@@ -69,7 +97,7 @@ class VulkanPath : public Path {
     }
     std::unique_ptr<Trial> trial;
     try {
-      trial = std::make_unique<VulkanTrial>(device_, std::move(*program), workload.name, c);
+      trial = std::make_unique<VulkanTrial>(device_, std::move(*program), workload.name, c, buffers_->get(workload.name, c));
     } catch (const std::exception& e) {
       return {{"run error", e.what(), {}, {}}, nullptr};
     }
@@ -110,15 +138,18 @@ class VulkanPath : public Path {
   bool twin_;
   std::shared_ptr<Device> device_;
   std::string dir_;  // the repository root (vkcl) or the twins' build directory (glsl)
+  std::shared_ptr<SharedBuffers> buffers_;
 };
 
 }  // namespace
 
-std::unique_ptr<Path> make_vkcl_path(std::shared_ptr<Device> device, std::string source_root) {
-  return std::make_unique<VulkanPath>(false, std::move(device), std::move(source_root));
-}
-std::unique_ptr<Path> make_glsl_path(std::shared_ptr<Device> device, std::string twin_dir) {
-  return std::make_unique<VulkanPath>(true, std::move(device), std::move(twin_dir));
+std::vector<std::unique_ptr<Path>> make_vulkan_paths(std::shared_ptr<Device> device, std::string source_root,
+                                                     std::optional<std::string> twin_dir) {
+  auto buffers = std::make_shared<SharedBuffers>(device);
+  std::vector<std::unique_ptr<Path>> paths;
+  paths.push_back(std::make_unique<VulkanPath>(false, device, std::move(source_root), buffers));
+  if (twin_dir) paths.push_back(std::make_unique<VulkanPath>(true, device, std::move(*twin_dir), buffers));
+  return paths;
 }
 
 }  // namespace vkcl::bench

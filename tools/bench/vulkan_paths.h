@@ -5,17 +5,20 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "paths.h"
 #include "vkcl/device.h"
 
 namespace vkcl::bench {
 
-// `source_root` is the repository root (the kernels are shaders/bench/*.cl,
-// named so in the module cache key, wherever the checkout is);
-// `twin_dir` holds the twins' .spv and .spv.reflection.
-std::unique_ptr<Path> make_vkcl_path(std::shared_ptr<Device> device, std::string source_root);
-std::unique_ptr<Path> make_glsl_path(std::shared_ptr<Device> device, std::string twin_dir);
+// The vkcl path, then the GLSL path when there is a `twin_dir` (it holds
+// the twins' .spv and .spv.reflection). `source_root` is the repository root
+// (the kernels are shaders/bench/*.cl, named so in the module cache key,
+// wherever the checkout is). The two run each workload on the same buffers.
+std::vector<std::unique_ptr<Path>> make_vulkan_paths(std::shared_ptr<Device> device, std::string source_root,
+                                                     std::optional<std::string> twin_dir);
 
 }  // namespace vkcl::bench
