@@ -167,9 +167,98 @@ Arg parse_arg(std::string_view rest, const fs::path& file, int line) {
     }
     arg.value = std::string(trim(rest));
     if (arg.value.empty()) fail(file, line, "scalar argument '" + arg.name + "' needs a value");
-    scalar_bytes(arg);  // checks the value now
+    try {
+      scalar_bytes(arg);  // checks the value now
+    } catch (const SpecError& e) {
+      fail(file, line, e.what());
+    }
   }
   return arg;
+}
+
+std::string sizes_text(const std::array<uint64_t, 3>& sizes, uint32_t dims) {
+  std::string text;
+  for (uint32_t d = 0; d < dims; ++d) text += (d ? "," : "") + std::to_string(sizes[d]);
+  return text;
+}
+
+const char* kind_name(ArgKind kind) {
+  switch (kind) {
+    case ArgKind::Global: return "global";
+    case ArgKind::Constant: return "constant";
+    case ArgKind::Local: return "local";
+    case ArgKind::Scalar: return "scalar";
+  }
+  return "?";
+}
+
+// One @bench-* line; what it must agree with (@global, the @arg it
+// replaces) is checked once the whole header is read, in check_bench_scale.
+void parse_bench_directive(std::string_view key, std::string_view rest, KernelSpec& spec, const fs::path& file, int line) {
+  BenchScale& bench = spec.bench;
+  auto once = [&](int first_line) {
+    if (first_line) fail(file, line, "@" + std::string(key) + " given twice (first at line " + std::to_string(first_line) + ")");
+  };
+  auto sizes = [&](std::optional<BenchSizes>& field) {
+    once(field ? field->line : 0);
+    field.emplace();
+    field->dims = parse_sizes(rest, field->sizes, file, line);
+    field->line = line;
+  };
+  if (key == "bench-global") {
+    sizes(bench.global);
+  } else if (key == "bench-local") {
+    sizes(bench.local);
+  } else if (key == "bench-arg") {
+    Arg arg = parse_arg(rest, file, line);
+    for (const Arg& other : bench.args)
+      if (other.name == arg.name) once(other.line);
+    bench.args.push_back(std::move(arg));
+  } else if (key == "bench-skip") {
+    once(bench.skip_line);
+    bench.skip = std::string(trim(rest));
+    bench.skip_line = line;
+    if (bench.skip.empty()) fail(file, line, "@bench-skip needs a reason (the benchmark's report prints it)");
+  } else {
+    fail(file, line, "unknown directive '@" + std::string(key) + "' (@bench-global, @bench-local, @bench-arg, @bench-skip)");
+  }
+}
+
+// The @bench-* lines against the rest of the header.
+void check_bench_scale(const KernelSpec& spec, const fs::path& file) {
+  const BenchScale& bench = spec.bench;
+  if (!bench.skip.empty()) {
+    if (bench.global || bench.local || !bench.args.empty())
+      fail(file, bench.skip_line, "@bench-skip with other @bench-* lines: a skipped kernel has no bench scale");
+    return;
+  }
+  for (const std::optional<BenchSizes>* sizes : {&bench.global, &bench.local})
+    if (*sizes && (*sizes)->dims != spec.dims)
+      fail(file, (*sizes)->line, std::string(sizes == &bench.global ? "@bench-global" : "@bench-local") + " has " +
+                                     std::to_string((*sizes)->dims) + " dimensions, @global " + std::to_string(spec.dims));
+  for (const Arg& replacement : bench.args) {
+    const Arg* arg = spec.find_arg(replacement.name);
+    if (!arg) fail(file, replacement.line, "@bench-arg names '" + replacement.name + "', which no @arg describes");
+    if (arg->kind != replacement.kind)
+      fail(file, replacement.line, "@bench-arg " + arg->name + " is " + kind_name(replacement.kind) + ", its @arg (line " +
+                                       std::to_string(arg->line) + ") " + kind_name(arg->kind) +
+                                       ": only the count, generator or value may change");
+    if (arg->type.scalar != replacement.type.scalar || arg->type.width != replacement.type.width)
+      fail(file, replacement.line, "@bench-arg " + arg->name + " has type " + replacement.type.name() + ", its @arg (line " +
+                                       std::to_string(arg->line) + ") " + arg->type.name() +
+                                       ": only the count, generator or value may change");
+  }
+  if (!bench.global && !bench.local) return;
+  const KernelSpec scaled = at_bench_scale(spec);
+  for (uint32_t d = 0; bench.global && d < spec.dims; ++d)
+    if (scaled.global[d] == 0) fail(file, bench.global->line, "@bench-global sizes must be positive");
+  if (!scaled.has_local) return;
+  for (uint32_t d = 0; d < spec.dims; ++d)
+    if (scaled.local[d] == 0 || scaled.global[d] % scaled.local[d] != 0)
+      fail(file, bench.local ? bench.local->line : bench.global->line,
+           "the bench-scale global size " + sizes_text(scaled.global, spec.dims) + " is not a multiple of the local size " +
+               sizes_text(scaled.local, spec.dims) + (bench.local ? "" : " (@local)") +
+               " in every dimension (OpenCL 1.2 devices need uniform work-groups)");
 }
 
 // splitmix64: small, fast and the same everywhere.
@@ -354,6 +443,8 @@ KernelSpec parse_spec(std::string_view source, const fs::path& file) {
       }
       if (!rest.empty()) fail(file, n, "unexpected '" + std::string(rest) + "' after the check");
       spec.checks.push_back(check);
+    } else if (key.starts_with("bench-")) {
+      parse_bench_directive(key, rest, spec, file, n);
     } else {
       fail(file, n, "unknown directive '@" + std::string(key) + "'");
     }
@@ -372,7 +463,22 @@ KernelSpec parse_spec(std::string_view source, const fs::path& file) {
     if (c.mode != Check::Mode::Exact && !arg->type.is_floating())
       fail(file, c.line, "@check " + c.arg + ": ulp and abs bounds are for floating-point buffers; integers compare exactly");
   }
+  check_bench_scale(spec, file);
   return spec;
+}
+
+KernelSpec at_bench_scale(const KernelSpec& spec) {
+  KernelSpec scaled = spec;
+  const BenchScale& bench = spec.bench;
+  if (bench.global) scaled.global = bench.global->sizes;
+  if (bench.local) {
+    scaled.local = bench.local->sizes;
+    scaled.has_local = true;
+  }
+  for (const Arg& replacement : bench.args)
+    for (Arg& arg : scaled.args)
+      if (arg.name == replacement.name) arg = replacement;
+  return scaled;
 }
 
 std::string read_file(const fs::path& file) {

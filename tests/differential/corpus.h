@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -76,6 +77,24 @@ struct Check {
   int line = 0;
 };
 
+// The @bench-* directives: how the corpus benchmark (tools/corpus_bench)
+// runs the kernel at a size worth timing. All empty: at its normal size.
+// The differential test ignores them; at_bench_scale() applies them.
+struct BenchSizes {
+  std::array<uint64_t, 3> sizes{1, 1, 1};
+  uint32_t dims = 1;
+  int line = 0;
+};
+struct BenchScale {
+  std::optional<BenchSizes> global;  // @bench-global, as many dimensions as @global
+  std::optional<BenchSizes> local;   // @bench-local (absent: @local, if any)
+  std::vector<Arg> args;             // @bench-arg: each replaces the @arg of its name (same kind and type)
+  std::string skip;                  // @bench-skip's reason; not empty: the kernel is not benchmarked
+  int skip_line = 0;
+
+  bool empty() const { return !global && !local && args.empty() && skip.empty(); }
+};
+
 struct KernelSpec {
   std::filesystem::path file;
   std::string id;       // the file name without .cl: what tables and expectations call the kernel
@@ -90,6 +109,7 @@ struct KernelSpec {
   bool has_local = false, has_offset = false;
   std::vector<Arg> args;  // in kernel argument order
   std::vector<Check> checks;
+  BenchScale bench;
 
   const Arg* find_arg(std::string_view name) const;
   // "-cl-std=CL1.2 -DN=4": the build options both implementations get.
@@ -99,6 +119,9 @@ struct KernelSpec {
 // Parses the header of `source`; `file` names it in errors.
 KernelSpec parse_spec(std::string_view source, const std::filesystem::path& file);
 KernelSpec load_spec(const std::filesystem::path& file);
+// `spec` with its @bench-global, @bench-local and @bench-arg lines applied
+// (parse_spec checked them); `spec` itself when it has none.
+KernelSpec at_bench_scale(const KernelSpec& spec);
 std::string read_file(const std::filesystem::path& file);
 
 // Every *.cl directly in `dir`, sorted by name.
