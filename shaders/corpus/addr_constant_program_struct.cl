@@ -5,6 +5,9 @@
 // @arg x global int[128] random(72, 0, 399)
 // @arg y global int[128] zero
 // @check y exact
+// @bench-global 16777216
+// @bench-arg x global int[16777216] random(72, 0, 399)
+// @bench-arg y global int[16777216] zero
 typedef struct {
   int start;
   int slope;

@@ -9,6 +9,9 @@
 // @arg in global int[64] random(85, -100, 100)
 // @arg out global int[64] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global int[16777216] random(85, -100, 100)
+// @bench-arg out global int[16777216] zero
 int twice(int* p) { return 2 * *p; }
 __kernel void generic_helper(__global int* in, __global int* out) {
   __local int shared[16];

@@ -6,6 +6,9 @@
 // @arg in global int[128] random(73, -100, 100)
 // @arg out global int[128] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global int[16777216] random(73, -100, 100)
+// @bench-arg out global int[16777216] zero
 __kernel void many_locals(__global const int* in, __global int* out) {
   __local uint a[64];
   __local short b[64];

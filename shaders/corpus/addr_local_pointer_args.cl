@@ -8,6 +8,9 @@
 // @arg flipped local int[64]
 // @arg small local ushort[64]
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global int[16777216] random(74, 0, 1000)
+// @bench-arg out global int[16777216] zero
 __kernel void local_args(__global const int* in, __global int* out, __local int* flipped, __local ushort* small) {
   const int lid = get_local_id(0), n = get_local_size(0);
   flipped[n - 1 - lid] = in[get_global_id(0)];

@@ -6,6 +6,9 @@
 // @arg in global int2[64] random(75, -500, 500)
 // @arg out global int4[64] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg in global int2[8388608] random(75, -500, 500)
+// @bench-arg out global int4[8388608] zero
 typedef struct {
   int sum;
   short diff;

@@ -6,6 +6,9 @@
 // @arg in global int[128] random(84, -100, 100)
 // @arg out global int[128] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global int[16777216] random(84, -100, 100)
+// @bench-arg out global int[16777216] zero
 __attribute__((noinline)) int sum_global(__global const int* p, int n) {
   int s = 0;
   for (int i = 0; i < n; ++i) s += p[i];

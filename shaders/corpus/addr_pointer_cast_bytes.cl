@@ -6,6 +6,9 @@
 // @arg out global uint[64] zero
 // @check out exact
 // @check words exact
+// @bench-global 16777216
+// @bench-arg words global uint[16777216] bits(80)
+// @bench-arg out global uint[16777216] zero
 __kernel void byte_view(__global uint* words, __global uint* out) {
   const int i = get_global_id(0);
   __global uchar* bytes = (__global uchar*)(words + i);

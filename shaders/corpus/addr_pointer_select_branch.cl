@@ -6,6 +6,10 @@
 // @arg b global int[128] random(82, 0, 1000)
 // @arg out global int[128] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg a global int[16777216] random(81, 0, 1000)
+// @bench-arg b global int[16777216] random(82, 0, 1000)
+// @bench-arg out global int[16777216] zero
 __kernel void choose_source(__global const int* a, __global const int* b, __global int* out) {
   const int i = get_global_id(0);
   __global const int* src;

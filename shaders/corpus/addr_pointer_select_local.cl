@@ -6,6 +6,9 @@
 // @arg in global int[64] random(83, -100, 100)
 // @arg out global int[64] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global int[16777216] random(83, -100, 100)
+// @bench-arg out global int[16777216] zero
 __kernel void choose_local(__global const int* in, __global int* out) {
   __local int evens[32];
   __local int odds[32];

@@ -5,6 +5,9 @@
 // @arg in global int4[128] random(78, -100, 100)
 // @arg out global int[128] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg in global int4[8388608] random(78, -100, 100)
+// @bench-arg out global int[8388608] zero
 typedef struct {
   int x, y;
   short tag;

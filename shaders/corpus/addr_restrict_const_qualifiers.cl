@@ -7,6 +7,11 @@
 // @arg flags global int[256] zero
 // @check out exact
 // @check flags exact
+// @bench-global 16777216
+// @bench-arg a global float[16777216] randint(86, -100, 100)
+// @bench-arg b global float[16777216] randint(87, -100, 100)
+// @bench-arg out global float[16777216] zero
+// @bench-arg flags global int[16777216] zero
 __kernel void qualifiers(__global const float* restrict a, __global const float* restrict b,
                          __global float* restrict out, volatile __global int* flags) {
   const int i = get_global_id(0);

@@ -5,6 +5,8 @@
 // @local 128
 // @arg keys global uint[512] bits(30)
 // @check keys exact
+// @bench-global 2097152
+// @bench-arg keys global uint[4194304] bits(30)
 __kernel void bitonic_local(__global uint* keys) {
   __local uint s[256];
   const uint lid = get_local_id(0);

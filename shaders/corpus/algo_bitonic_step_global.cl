@@ -7,6 +7,8 @@
 // @arg j uint 16
 // @arg k uint 64
 // @check data exact
+// @bench-global 16777216
+// @bench-arg data global int2[16777216] random(31, -1000, 1000)
 __kernel void bitonic_step(__global int2* data, uint j, uint k) {
   const uint i = get_global_id(0);
   const uint partner = i ^ j;

@@ -11,6 +11,12 @@
 // @arg volatility float 0.30
 // @check call abs 2e-3
 // @check put abs 2e-3
+// @bench-global 8388608
+// @bench-arg spot global float[8388608] random(56, 5, 30)
+// @bench-arg strike global float[8388608] random(57, 1, 100)
+// @bench-arg years global float[8388608] random(58, 0.25, 10)
+// @bench-arg call global float[8388608] zero
+// @bench-arg put global float[8388608] zero
 float cnd(float d) {
   const float a1 = 0.31938153f, a2 = -0.356563782f, a3 = 1.781477937f, a4 = -1.821255978f, a5 = 1.330274429f;
   float k = 1.0f / (1.0f + 0.2316419f * fabs(d));

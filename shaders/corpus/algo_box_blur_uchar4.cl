@@ -5,6 +5,9 @@
 // @arg in global uchar4[256] bits(41)
 // @arg out global uchar4[256] zero
 // @check out exact
+// @bench-global 4096,4096
+// @bench-arg in global uchar4[16777216] bits(41)
+// @bench-arg out global uchar4[16777216] zero
 __kernel void box_blur(__global const uchar4* in, __global uchar4* out) {
   const int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0), h = get_global_size(1);
   int4 sum = (int4)(0);

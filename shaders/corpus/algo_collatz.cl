@@ -3,6 +3,8 @@
 // @global 1024
 // @arg steps global uint[1024] zero
 // @check steps exact
+// @bench-global 1048576
+// @bench-arg steps global uint[1048576] zero
 __kernel void collatz(__global uint* steps) {
   ulong n = get_global_id(0) + 1;
   uint count = 0;

@@ -5,6 +5,9 @@
 // @arg filter constant float[9] randint(37, -4, 4)
 // @arg out global float[256] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg signal global float[16777224] randint(36, -16, 16)
+// @bench-arg out global float[16777216] zero
 __kernel void conv1d(__global const float* signal, __constant float* filter, __global float* out) {
   const int i = get_global_id(0);
   float acc = 0.0f;

@@ -7,6 +7,9 @@
 // @arg weights constant float[25] randint(39, -2, 2)
 // @arg out global float[512] zero
 // @check out exact
+// @bench-global 4096,2048
+// @bench-arg image global float[8388608] randint(38, 0, 15)
+// @bench-arg out global float[8388608] zero
 __kernel void conv2d(__global const float* image, __constant float* weights, __global float* out) {
   const int x = get_global_id(0), y = get_global_id(1);
   const int w = get_global_size(0), h = get_global_size(1);

@@ -6,6 +6,9 @@
 // @arg in global int[512] random(40, 0, 255)
 // @arg out global int[512] zero
 // @check out exact
+// @bench-global 4096,4096
+// @bench-arg in global int[16777216] random(40, 0, 255)
+// @bench-arg out global int[16777216] zero
 #define R 4
 __kernel void conv_rows(__global const int* in, __global int* out) {
   __local int row[32 + 2 * R];

@@ -4,6 +4,9 @@
 // @arg data global uchar[4096] bits(52)
 // @arg crc global uint[64] zero
 // @check crc exact
+// @bench-global 1048576
+// @bench-arg data global uchar[67108864] bits(52)
+// @bench-arg crc global uint[1048576] zero
 __kernel void crc32(__global const uchar* data, __global uint* crc) {
   __global const uchar* block = data + get_global_id(0) * 64;
   uint c = 0xFFFFFFFFu;

@@ -8,6 +8,10 @@
 // @arg partial global float[4] zero
 // @arg scratch local float[64]
 // @check partial exact
+// @bench-global 4194304
+// @bench-arg a global float4[4194304] randint(45, -10, 10)
+// @bench-arg b global float4[4194304] randint(46, -10, 10)
+// @bench-arg partial global float[65536] zero
 __kernel void dot_product(__global const float4* a, __global const float4* b, __global float* partial,
                           __local float* scratch) {
   const int lid = get_local_id(0);

@@ -7,6 +7,9 @@
 // @arg x global int[256] random(25, -20, 20)
 // @arg y global int[16] zero
 // @check y exact
+// @bench-global 4194304
+// @bench-arg m global int[33554432] random(24, -20, 20)
+// @bench-arg y global int[131072] zero
 __kernel void gemv(__global const int* m, __global const int* x, __global int* y) {
   __local int partial[32];
   const int row = get_group_id(0), lid = get_local_id(0);

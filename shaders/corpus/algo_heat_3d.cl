@@ -5,6 +5,9 @@
 // @arg in global float[512] randint(17, 0, 64)
 // @arg out global float[512] zero
 // @check out exact
+// @bench-global 256,256,256
+// @bench-arg in global float[16777216] randint(17, 0, 64)
+// @bench-arg out global float[16777216] zero
 __kernel void heat3d(__global const float* in, __global float* out) {
   const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   const int nx = get_global_size(0), ny = get_global_size(1), nz = get_global_size(2);

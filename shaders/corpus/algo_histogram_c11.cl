@@ -7,6 +7,8 @@
 // @arg values global uint[1024] random(35, 0, 255)
 // @arg hist global uint[32] zero
 // @check hist exact
+// @bench-global 16777216
+// @bench-arg values global uint[16777216] random(35, 0, 255)
 __kernel void histogram_c11(__global const uint* values, __global atomic_uint* hist) {
   __local atomic_uint bins[32];
   const uint lid = get_local_id(0);

@@ -7,6 +7,9 @@
 // @arg hist global uint[256] zero
 // @arg n uint 8192
 // @check hist exact
+// @bench-global 131072
+// @bench-arg data global uchar[67108864] bits(33)
+// @bench-arg n uint 67108864
 __kernel void histogram256(__global const uchar* data, __global uint* hist, uint n) {
   __local uint bins[256];
   for (uint b = get_local_id(0); b < 256; b += get_local_size(0)) bins[b] = 0;

@@ -7,6 +7,9 @@
 // @arg centroids constant float2[8] randint(63, -50, 50)
 // @arg labels global int[256] zero
 // @check labels exact
+// @bench-global 16777216
+// @bench-arg points global float2[16777216] randint(62, -50, 50)
+// @bench-arg labels global int[16777216] zero
 __kernel void kmeans_assign(__global const float2* points, __constant float2* centroids, __global int* labels) {
   const float2 p = points[get_global_id(0)];
   int best = 0;

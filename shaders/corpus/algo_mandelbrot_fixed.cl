@@ -5,6 +5,7 @@
 // @arg counts global ushort[768] zero
 // @arg max_iter int 200
 // @check counts exact
+// @bench-arg max_iter int 50000
 __kernel void mandelbrot(__global ushort* counts, int max_iter) {
   const int px = get_global_id(0), py = get_global_id(1);
   const long cr = -2 * 65536 + px * (3 * 65536 / 32);

@@ -13,6 +13,11 @@
 // @arg tile local float4[32]
 // @check new_pos abs 1e-4
 // @check new_vel abs 1e-3
+// @bench-global 16384
+// @bench-arg pos global float4[16384] random(28, -1, 1)
+// @bench-arg vel global float4[16384] random(29, -0.1, 0.1)
+// @bench-arg new_pos global float4[16384] zero
+// @bench-arg new_vel global float4[16384] zero
 __kernel void nbody(__global const float4* pos, __global const float4* vel, __global float4* new_pos,
                     __global float4* new_vel, float dt, __local float4* tile) {
   const int i = get_global_id(0), lid = get_local_id(0), n = get_global_size(0), t = get_local_size(0);

@@ -5,6 +5,8 @@
 // @local 32
 // @arg data global short[256] random(32, -30000, 30000)
 // @check data exact
+// @bench-global 2097152
+// @bench-arg data global short[4194304] random(32, -30000, 30000)
 __kernel void odd_even_sort(__global short* data) {
   __local short s[64];
   const int lid = get_local_id(0);

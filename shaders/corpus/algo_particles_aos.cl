@@ -5,6 +5,8 @@
 // @arg particles global float4[192] randint(61, -8, 8)
 // @arg dt float 0.5
 // @check particles exact
+// @bench-global 4194304
+// @bench-arg particles global float4[12582912] randint(61, -8, 8)
 typedef struct {
   float4 position;
   float4 velocity;

@@ -8,6 +8,9 @@
 // @arg ping local float[64]
 // @arg pong local float[64]
 // @check output exact
+// @bench-global 16777216
+// @bench-arg input global float[16777216] randint(12, -16, 16)
+// @bench-arg output global float[16777216] zero
 __kernel void scan_pingpong(__global const float* input, __global float* output, __local float* ping,
                             __local float* pong) {
   const uint lid = get_local_id(0);

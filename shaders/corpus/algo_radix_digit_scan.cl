@@ -8,6 +8,9 @@
 // @arg shift uint 8
 // @arg offsets global uint[64] zero
 // @check offsets exact
+// @bench-global 16777216
+// @bench-arg keys global uint[16777216] bits(47)
+// @bench-arg offsets global uint[4194304] zero
 __kernel void radix_count(__global const uint* keys, uint shift, __global uint* offsets) {
   __local uint counts[16];
   const uint lid = get_local_id(0);

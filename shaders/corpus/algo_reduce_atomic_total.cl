@@ -7,6 +7,8 @@
 // @arg total global int[1] zero
 // @arg scratch local int[256]
 // @check total exact
+// @bench-global 16777216
+// @bench-arg input global int[16777216] random(9, -50, 50)
 __kernel void reduce_total(__global const int* input, __global int* total, __local int* scratch) {
   const uint lid = get_local_id(0);
   scratch[lid] = input[get_global_id(0)];

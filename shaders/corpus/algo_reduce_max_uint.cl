@@ -7,6 +7,10 @@
 // @arg index_out global uint[4] zero
 // @check max_out exact
 // @check index_out exact
+// @bench-global 16777216
+// @bench-arg input global uint[16777216] bits(8)
+// @bench-arg max_out global uint[131072] zero
+// @bench-arg index_out global uint[131072] zero
 __kernel void reduce_argmax(__global const uint* input, __global uint* max_out, __global uint* index_out) {
   __local uint values[128];
   __local uint indices[128];

@@ -8,6 +8,10 @@
 // @arg partial global float[4] zero
 // @arg n uint 4096
 // @check partial exact
+// @bench-global 65536
+// @bench-arg input global float[16777216] randint(7, -100, 100)
+// @bench-arg partial global float[1024] zero
+// @bench-arg n uint 16777216
 #define GROUP 64
 __kernel void reduce_float(__global const float* input, __global float* partial, uint n) {
   __local float scratch[GROUP];

@@ -8,6 +8,10 @@
 // @arg scratch local int[64]
 // @arg n uint 1024
 // @check partial exact
+// @bench-global 16777216
+// @bench-arg input global int[16777216] random(1, -1000, 1000)
+// @bench-arg partial global int[262144] zero
+// @bench-arg n uint 16777216
 __kernel void reduce_sum(__global const int* input, __global int* partial, __local int* scratch, uint n) {
   const uint lid = get_local_id(0);
   const uint gid = get_global_id(0);

@@ -8,6 +8,9 @@
 // @arg x global float[1024] random(43, -10, 10)
 // @arg y global float[1024] random(44, -10, 10)
 // @check y abs 1e-5
+// @bench-global 16777216
+// @bench-arg x global float[16777216] random(43, -10, 10)
+// @bench-arg y global float[16777216] random(44, -10, 10)
 __kernel void saxpy(float a, __global const float* x, __global float* y) {
   const size_t i = get_global_id(0);
   y[i] = a * x[i] + y[i];

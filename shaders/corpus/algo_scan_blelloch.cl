@@ -10,6 +10,10 @@
 // @arg temp local uint[128]
 // @check output exact
 // @check sums exact
+// @bench-global 8388608
+// @bench-arg input global uint[16777216] random(11, 0, 1000)
+// @bench-arg output global uint[16777216] zero
+// @bench-arg sums global uint[131072] zero
 __kernel void scan_exclusive(__global const uint* input, __global uint* output, __global uint* sums,
                              __local uint* temp) {
   const int lid = get_local_id(0);

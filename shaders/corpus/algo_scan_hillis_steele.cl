@@ -6,6 +6,9 @@
 // @arg input global int[512] random(10, 0, 100)
 // @arg output global int[512] zero
 // @check output exact
+// @bench-global 16777216
+// @bench-arg input global int[16777216] random(10, 0, 100)
+// @bench-arg output global int[16777216] zero
 #define N 128
 __kernel void scan_inclusive(__global const int* input, __global int* output) {
   __local int buffer_a[N];

@@ -6,6 +6,9 @@
 // @arg input global float[514] randint(14, -64, 64)
 // @arg output global float[512] zero
 // @check output exact
+// @bench-global 16777216
+// @bench-arg input global float[16777218] randint(14, -64, 64)
+// @bench-arg output global float[16777216] zero
 __kernel void stencil1d(__global const float* input, __global float* output) {
   __local float tile[64 + 2];
   const int lid = get_local_id(0);

@@ -8,6 +8,11 @@
 // @arg width int 32
 // @arg height int 32
 // @check out exact
+// @bench-global 4096,4096
+// @bench-arg in global float[16777216] randint(15, -32, 32)
+// @bench-arg out global float[16777216] zero
+// @bench-arg width int 4096
+// @bench-arg height int 4096
 __kernel void jacobi(__global const float* in, __global float* out, int width, int height) {
   const int x = get_global_id(0), y = get_global_id(1);
   const int i = y * width + x;

@@ -6,6 +6,7 @@
 // @arg in global int[1024] random(16, 0, 255)
 // @arg out global int[1024] zero
 // @check out exact
+// @bench-skip the grid width (W = 32) is #defined in the code
 #define T 8
 #define W 32
 __kernel void blur3x3(__global const int* in, __global int* out) {

@@ -9,6 +9,10 @@
 // @arg counts global int[4] zero
 // @check output exact
 // @check counts exact
+// @bench-global 16777216
+// @bench-arg input global int[16777216] random(13, -100, 100)
+// @bench-arg output global int[16777216] fill(-1)
+// @bench-arg counts global int[262144] zero
 __kernel void compact(__global const int* input, __global int* output, __global int* counts) {
   __local int flags[64];
   __local int scan[64];

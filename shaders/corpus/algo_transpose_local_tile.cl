@@ -9,6 +9,11 @@
 // @arg width int 64
 // @arg height int 32
 // @check out exact
+// @bench-global 4096,4096
+// @bench-arg in global float[16777216] random(27, -1, 1)
+// @bench-arg out global float[16777216] zero
+// @bench-arg width int 4096
+// @bench-arg height int 4096
 #define TILE 16
 __kernel void transpose_tiled(__global const float* in, __global float* out, int width, int height) {
   __local float tile[TILE][TILE + 1];

@@ -6,6 +6,9 @@
 // @arg out global ulong[256] zero
 // @check state exact
 // @check out exact
+// @bench-global 4194304
+// @bench-arg state global ulong2[4194304] bits(51)
+// @bench-arg out global ulong[4194304] zero
 __kernel void xorshift(__global ulong2* state, __global ulong* out) {
   const size_t i = get_global_id(0);
   ulong s0 = state[i].x, s1 = state[i].y | 1;

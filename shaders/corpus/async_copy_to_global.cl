@@ -6,6 +6,9 @@
 // @arg in global int[256] random(241, -1000, 1000)
 // @arg out global int[256] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global int[16777216] random(241, -1000, 1000)
+// @bench-arg out global int[16777216] zero
 __kernel void write_back(__global const int* in, __global int* out) {
   __local int tile[32];
   const int lid = get_local_id(0);

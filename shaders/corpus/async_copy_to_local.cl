@@ -6,6 +6,9 @@
 // @arg in global float[256] randint(240, -100, 100)
 // @arg out global float[256] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global float[16777216] randint(240, -100, 100)
+// @bench-arg out global float[16777216] zero
 __kernel void stage(__global const float* in, __global float* out) {
   __local float tile[64];
   event_t e = async_work_group_copy(tile, in + get_group_id(0) * 64, 64, 0);

@@ -6,6 +6,9 @@
 // @arg in global int4[256] random(242, -100, 100)
 // @arg out global int4[256] zero
 // @check out exact
+// @bench-global 1048576
+// @bench-arg in global int4[4194304] random(242, -100, 100)
+// @bench-arg out global int4[4194304] zero
 __kernel void strided(__global const int4* in, __global int4* out) {
   __local int4 column[16];
   const size_t base = get_group_id(0) * 64;

@@ -8,6 +8,8 @@
 // @arg slots global int[64] fill(-1)
 // @arg claimed global int[64] zero
 // @check claimed exact
+// @bench-global 4194304
+// @bench-arg values global int[4194304] random(235, 0, 1000)
 __kernel void claim(__global const int* values, __global atomic_int* slots, __global atomic_int* claimed) {
   const int v = values[get_global_id(0)];
   int expected = -1;

@@ -8,6 +8,8 @@
 // @arg values global int[1024] random(234, -5000, 5000)
 // @arg sums global int[4] fill(0)
 // @check sums exact
+// @bench-global 1048576
+// @bench-arg values global int[1048576] random(234, -5000, 5000)
 __kernel void c11_global(__global const int* values, __global atomic_int* sums) {
   const int v = values[get_global_id(0)];
   atomic_fetch_add_explicit(&sums[0], v, memory_order_relaxed, memory_scope_device);

@@ -7,6 +7,9 @@
 // @arg values global int[256] random(236, 0, 100)
 // @arg out global int[8] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg values global int[16777216] random(236, 0, 100)
+// @bench-arg out global int[524288] zero
 __kernel void local_c11(__global const int* values, __global int* out) {
   __local atomic_int total;
   __local atomic_int maximum;

@@ -6,6 +6,8 @@
 // @arg values global ulong[512] bits(233)
 // @arg results global ulong[3] zero
 // @check results exact
+// @bench-global 1048576
+// @bench-arg values global ulong[1048576] bits(233)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 __kernel void atomics64(__global const ulong* values, __global ulong* results) {

@@ -9,6 +9,9 @@
 // @check counters exact
 // @check seen exact
 // @check group_counts exact
+// @bench-global 4194304
+// @bench-arg seen global uint[131072] zero
+// @bench-arg group_counts global uint[65536] zero
 __kernel void inc_dec(__global uint* counters, __global uint* seen, __global uint* group_counts) {
   __local uint local_count;
   if (get_local_id(0) == 0) local_count = 100;

@@ -7,6 +7,8 @@
 // @arg uresults global uint[2] zero
 // @check results exact
 // @check uresults exact
+// @bench-global 1048576
+// @bench-arg values global int[1048576] bits(231)
 __kernel void min_max_bits(__global const int* values, __global int* results, __global uint* uresults) {
   const int v = values[get_global_id(0)];
   atomic_min(&results[0], v);

@@ -8,6 +8,9 @@
 // @arg group_max global int[4] zero
 // @check result exact
 // @check group_max exact
+// @bench-global 1048576
+// @bench-arg values global int[1048576] random(232, -100000, 100000)
+// @bench-arg group_max global int[8192] zero
 __kernel void cas_loops(__global const int* values, __global int* result, __global int* group_max) {
   __local int local_max;
   if (get_local_id(0) == 0) atomic_xchg(&local_max, INT_MIN);

@@ -10,6 +10,11 @@
 // @arg more global float4[256] zero
 // @check out abs 1e-5
 // @check more ulp 4
+// @bench-global 4194304
+// @bench-arg x global float4[4194304] random(180, -2, 2)
+// @bench-arg y global float4[4194304] random(181, -2, 2)
+// @bench-arg out global float4[4194304] zero
+// @bench-arg more global float4[4194304] zero
 __kernel void common_fns(__global const float4* x, __global const float4* y, __global float4* out,
                          __global float4* more) {
   const int i = get_global_id(0);

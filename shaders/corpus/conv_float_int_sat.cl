@@ -5,6 +5,9 @@
 // @arg x global float[256] random(221, -5e9, 5e9)
 // @arg out global int4[512] zero
 // @check out exact
+// @bench-global 4194304
+// @bench-arg x global float[4194304] random(221, -5e9, 5e9)
+// @bench-arg out global int4[8388608] zero
 __kernel void to_int(__global const float* x, __global int4* out) {
   const int i = get_global_id(0);
   float a = i % 16 == 0 ? NAN : x[i];

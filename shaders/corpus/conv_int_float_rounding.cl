@@ -7,6 +7,10 @@
 // @arg uout global float4[256] zero
 // @check out exact
 // @check uout exact
+// @bench-global 4194304
+// @bench-arg a global int[4194304] bits(220)
+// @bench-arg out global float4[4194304] zero
+// @bench-arg uout global float4[4194304] zero
 __kernel void to_float(__global const int* a, __global float4* out, __global float4* uout) {
   const int i = get_global_id(0);
   int x = a[i];

@@ -7,6 +7,10 @@
 // @arg back global long2[128] zero
 // @check out exact
 // @check back exact
+// @bench-global 4194304
+// @bench-arg a global long[4194304] bits(226)
+// @bench-arg out global double4[4194304] zero
+// @bench-arg back global long2[4194304] zero
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 __kernel void long_double(__global const long* a, __global double4* out, __global long2* back) {
   const int i = get_global_id(0);

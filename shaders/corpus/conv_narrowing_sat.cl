@@ -10,6 +10,12 @@
 // @check out exact
 // @check out16 exact
 // @check out32 exact
+// @bench-global 4194304
+// @bench-arg a global int4[4194304] bits(222)
+// @bench-arg b global long[4194304] bits(223)
+// @bench-arg out global char4[8388608] zero
+// @bench-arg out16 global short4[4194304] zero
+// @bench-arg out32 global int4[4194304] zero
 __kernel void narrowing(__global const int4* a, __global const long* b, __global char4* out, __global short4* out16,
                         __global int4* out32) {
   const int i = get_global_id(0);

@@ -10,6 +10,12 @@
 // @check out exact
 // @check iout exact
 // @check bout exact
+// @bench-global 2097152
+// @bench-arg a global int4[2097152] random(224, -300, 300)
+// @bench-arg f global float4[2097152] random(225, -300, 300)
+// @bench-arg out global float4[4194304] zero
+// @bench-arg iout global int4[2097152] zero
+// @bench-arg bout global uchar4[2097152] zero
 __kernel void vec_convert(__global const int4* a, __global const float4* f, __global float4* out, __global int4* iout,
                           __global uchar4* bout) {
   const int i = get_global_id(0);

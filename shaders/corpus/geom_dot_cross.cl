@@ -8,6 +8,11 @@
 // @arg dots global float4[128] zero
 // @check out exact
 // @check dots exact
+// @bench-global 4194304
+// @bench-arg a global float4[4194304] randint(184, -20, 20)
+// @bench-arg b global float4[4194304] randint(185, -20, 20)
+// @bench-arg out global float4[4194304] zero
+// @bench-arg dots global float4[4194304] zero
 __kernel void dot_cross(__global const float4* a, __global const float4* b, __global float4* out,
                         __global float4* dots) {
   const int i = get_global_id(0);

@@ -10,6 +10,12 @@
 // @check out ulp 8
 // @check unit ulp 10
 // @check fast abs 1e-3
+// @bench-global 2097152
+// @bench-arg a global float4[2097152] random(186, -10, 10)
+// @bench-arg b global float4[2097152] random(187, -10, 10)
+// @bench-arg out global float4[2097152] zero
+// @bench-arg unit global float4[2097152] zero
+// @bench-arg fast global float[2097152] zero
 __kernel void lengths(__global const float4* a, __global const float4* b, __global float4* out, __global float4* unit,
                       __global float* fast) {
   const int i = get_global_id(0);

@@ -9,6 +9,13 @@
 // @arg out32 global uint4[256] zero
 // @check out8 exact
 // @check out32 exact
+// @bench-global 4194304
+// @bench-arg a global char4[4194304] bits(160)
+// @bench-arg b global char4[4194304] bits(161)
+// @bench-arg c global int2[4194304] bits(162)
+// @bench-arg d global int2[4194304] bits(163)
+// @bench-arg out8 global char4[8388608] zero
+// @bench-arg out32 global uint4[4194304] zero
 __kernel void saturating(__global const char4* a, __global const char4* b, __global const int2* c,
                          __global const int2* d, __global char4* out8, __global uint4* out32) {
   const int i = get_global_id(0);

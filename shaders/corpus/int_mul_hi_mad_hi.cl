@@ -8,6 +8,11 @@
 // @arg wide global ulong4[256] zero
 // @check out exact
 // @check wide exact
+// @bench-global 2097152
+// @bench-arg a global int2[2097152] bits(156)
+// @bench-arg b global ulong2[2097152] bits(157)
+// @bench-arg out global int4[2097152] zero
+// @bench-arg wide global ulong4[2097152] zero
 __kernel void high_products(__global const int2* a, __global const ulong2* b, __global int4* out,
                             __global ulong4* wide) {
   const int i = get_global_id(0);

@@ -6,6 +6,7 @@
 // @arg n global long[8] zero
 // @check f exact
 // @check n exact
+// @bench-skip one work-item writing constants: there is no size to scale
 __kernel void constants(__global float* f, __global long* n) {
   f[0] = M_PI_F;
   f[1] = M_E_F;

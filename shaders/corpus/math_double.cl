@@ -6,6 +6,9 @@
 // @arg x global double[128] random(209, 0.01, 10)
 // @arg out global double4[256] zero
 // @check out ulp 32
+// @bench-global 2097152
+// @bench-arg x global double[2097152] random(209, 0.01, 10)
+// @bench-arg out global double4[4194304] zero
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 __kernel void double_math(__global const double* x, __global double4* out) {
   const int i = get_global_id(0);

@@ -8,6 +8,11 @@
 // @arg l global float4[256] zero
 // @check e ulp 6
 // @check l ulp 6
+// @bench-global 4194304
+// @bench-arg x global float[4194304] random(191, -20, 20)
+// @bench-arg y global float[4194304] random(192, 0.01, 100)
+// @bench-arg e global float4[4194304] zero
+// @bench-arg l global float4[4194304] zero
 __kernel void exps_logs(__global const float* x, __global const float* y, __global float4* e, __global float4* l) {
   const int i = get_global_id(0);
   float a = x[i], b = y[i];

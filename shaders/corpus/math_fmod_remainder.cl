@@ -9,6 +9,12 @@
 // @check out exact
 // @check parts exact
 // @check quo exact
+// @bench-global 4194304
+// @bench-arg x global float[4194304] random(203, -100, 100)
+// @bench-arg y global float[4194304] random(204, 0.5, 10)
+// @bench-arg out global float4[4194304] zero
+// @bench-arg parts global float2[4194304] zero
+// @bench-arg quo global int[4194304] zero
 __kernel void remainders(__global const float* x, __global const float* y, __global float4* out,
                          __global float2* parts, __global int* quo) {
   const int i = get_global_id(0);

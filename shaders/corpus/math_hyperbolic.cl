@@ -6,6 +6,10 @@
 // @arg inv global float4[256] zero
 // @check out ulp 10
 // @check inv ulp 8
+// @bench-global 4194304
+// @bench-arg x global float[4194304] random(198, -5, 5)
+// @bench-arg out global float4[4194304] zero
+// @bench-arg inv global float4[4194304] zero
 __kernel void hyperbolic(__global const float* x, __global float4* out, __global float4* inv) {
   const int i = get_global_id(0);
   float a = x[i];

@@ -7,6 +7,10 @@
 // @arg half_out global float4[256] zero
 // @check native_out abs 2e-2
 // @check half_out abs 2e-2
+// @bench-global 4194304
+// @bench-arg x global float[4194304] random(208, 0.1, 4)
+// @bench-arg native_out global float4[8388608] zero
+// @bench-arg half_out global float4[4194304] zero
 __kernel void approximations(__global const float* x, __global float4* native_out, __global float4* half_out) {
   const int i = get_global_id(0);
   float a = x[i];

@@ -6,6 +6,10 @@
 // @arg y global float[256] random(194, -5, 5)
 // @arg out global float4[256] zero
 // @check out ulp 32
+// @bench-global 8388608
+// @bench-arg x global float[8388608] random(193, 0.1, 4)
+// @bench-arg y global float[8388608] random(194, -5, 5)
+// @bench-arg out global float4[8388608] zero
 __kernel void powers(__global const float* x, __global const float* y, __global float4* out) {
   const int i = get_global_id(0);
   float a = x[i], b = y[i];

@@ -6,6 +6,9 @@
 // @arg in global int[512] random(275, -100, 100)
 // @arg out global int[64] zero
 // @check out exact
+// @bench-global 4194304
+// @bench-arg in global int[33554432] random(275, -100, 100)
+// @bench-arg out global int[4194304] zero
 #ifndef BLOCK
 #error BLOCK must be defined
 #endif

@@ -7,6 +7,10 @@
 // @arg rounds global int[4] random(272, 1, 6)
 // @arg out global int[256] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global int[16777216] random(271, 0, 1000)
+// @bench-arg rounds global int[262144] random(272, 1, 6)
+// @bench-arg out global int[16777216] zero
 __kernel void uniform_loop(__global const int* in, __global const int* rounds, __global int* out) {
   __local int buf[64];
   const int lid = get_local_id(0);

@@ -5,6 +5,9 @@
 // @arg in global uint4[256] bits(278)
 // @arg out global ulong2[256] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg in global uint4[8388608] bits(278)
+// @bench-arg out global ulong2[8388608] zero
 __kernel void hashes(__global const uint4* in, __global ulong2* out) {
   uint4 v = in[get_global_id(0)];
   uint h = 2166136261u;

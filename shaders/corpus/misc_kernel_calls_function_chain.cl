@@ -6,6 +6,9 @@
 // @arg coeffs constant int[6] random(274, -5, 5)
 // @arg out global int2[256] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg x global int[16777216] random(273, -10, 10)
+// @bench-arg out global int2[16777216] zero
 static inline int horner(__constant int* c, int n, int x) {
   int acc = 0;
   for (int k = n - 1; k >= 0; --k) acc = acc * x + c[k];

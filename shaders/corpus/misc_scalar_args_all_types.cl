@@ -14,6 +14,8 @@
 // @arg fv float2 0.25,-8
 // @arg out global long[32] zero
 // @check out exact
+// @bench-global 2097152
+// @bench-arg out global long[16777216] zero
 __kernel void scalar_args(char c, uchar uc, short s, ushort us, int i, long l, ulong ul, float f, int4 v, float2 fv,
                           __global long* out) {
   const int g = get_global_id(0);

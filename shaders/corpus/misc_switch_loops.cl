@@ -5,6 +5,9 @@
 // @arg in global int[256] random(270, -50, 50)
 // @arg out global int[256] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global int[16777216] random(270, -50, 50)
+// @bench-arg out global int[16777216] zero
 __kernel void control_flow(__global const int* in, __global int* out) {
   const int i = get_global_id(0);
   int v = in[i], acc = 0;

@@ -7,6 +7,10 @@
 // @arg vout global int4[64] zero
 // @check out exact
 // @check vout exact
+// @bench-global 4194304
+// @bench-arg x global float[4194304] random(210, -10, 10)
+// @bench-arg out global int4[8388608] zero
+// @bench-arg vout global int4[4194304] zero
 __kernel void classify(__global const float* x, __global int4* out, __global int4* vout) {
   const int i = get_global_id(0);
   float a = x[i];

@@ -12,6 +12,10 @@
 // @arg sizes global uint[4] zero
 // @check out exact
 // @check sizes exact
+// @bench-global 8388608
+// @bench-arg values global int[8388608] random(252, 0, 100)
+// @bench-arg out global int4[8388608] zero
+// @bench-arg sizes global uint[131072] zero
 __kernel void sg_ids(__global const int* values, __global int4* out, __global uint* sizes) {
   const int v = values[get_global_id(0)];
   const uint lane = get_sub_group_local_id();

@@ -8,6 +8,8 @@
 // @arg values global int[1024] random(250, -100, 100)
 // @arg total global int[2] zero
 // @check total exact
+// @bench-global 16777216
+// @bench-arg values global int[16777216] random(250, -100, 100)
 __kernel void sg_sum(__global const int* values, __global int* total) {
   const int v = values[get_global_id(0)];
   int sum = sub_group_reduce_add(v);

@@ -9,6 +9,9 @@
 // @arg values global int[256] random(251, -100, 100)
 // @arg out global int2[256] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg values global int[16777216] random(251, -100, 100)
+// @bench-arg out global int2[16777216] zero
 __kernel void sg_scan(__global const int* values, __global int2* out) {
   const int v = values[get_global_id(0)];
   int inclusive = sub_group_scan_inclusive_add(v);

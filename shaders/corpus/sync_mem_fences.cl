@@ -6,6 +6,9 @@
 // @arg out global int[128] zero
 // @check out exact
 // @check data exact
+// @bench-global 16777216
+// @bench-arg data global int[16777216] random(262, -100, 100)
+// @bench-arg out global int[16777216] zero
 __kernel void fences(__global int* data, __global int* out) {
   const int i = get_global_id(0);
   data[i] += 1;

@@ -7,6 +7,9 @@
 // @arg in global int[128] random(261, 0, 1000)
 // @arg out global int[128] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global int[16777216] random(261, 0, 1000)
+// @bench-arg out global int[16777216] zero
 __kernel void ring_shift(__global const int* in, __global int* out) {
   __local int ring[32];
   const int lid = get_local_id(0);

@@ -5,6 +5,9 @@
 // @arg in global float[128] random(121, -100, 100)
 // @arg out global uint4[128] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg in global float[8388608] random(121, -100, 100)
+// @bench-arg out global uint4[8388608] zero
 __kernel void reinterpret(__global const float* in, __global uint4* out) {
   float f = in[get_global_id(0)];
   uint bits = as_uint(f);

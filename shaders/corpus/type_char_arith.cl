@@ -8,6 +8,11 @@
 // @arg uout global uchar2[256] zero
 // @check out exact
 // @check uout exact
+// @bench-global 16777216
+// @bench-arg a global char[16777216] bits(90)
+// @bench-arg b global char[16777216] bits(91)
+// @bench-arg out global char4[16777216] zero
+// @bench-arg uout global uchar2[16777216] zero
 __kernel void char_arith(__global const char* a, __global const char* b, __global char4* out, __global uchar2* uout) {
   const int i = get_global_id(0);
   char x = a[i], y = b[i];

@@ -11,6 +11,12 @@
 // @check sum exact
 // @check prod exact
 // @check quot ulp 5
+// @bench-global 8388608
+// @bench-arg a global float[8388608] random(101, -1000, 1000)
+// @bench-arg b global float[8388608] random(102, 0.001, 1000)
+// @bench-arg sum global float[8388608] zero
+// @bench-arg prod global float[8388608] zero
+// @bench-arg quot global float[8388608] zero
 #pragma OPENCL FP_CONTRACT OFF
 __kernel void float_arith(__global const float* a, __global const float* b, __global float* sum, __global float* prod,
                           __global float* quot) {

@@ -6,6 +6,10 @@
 // @arg b global half4[128] randint(107, -20, 20)
 // @arg out global half4[128] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg a global half4[8388608] randint(106, -20, 20)
+// @bench-arg b global half4[8388608] randint(107, -20, 20)
+// @bench-arg out global half4[8388608] zero
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 __kernel void half_arith(__global const half4* a, __global const half4* b, __global half4* out) {
   const int i = get_global_id(0);

@@ -7,6 +7,10 @@
 // @arg wide global float[256] zero
 // @check out exact
 // @check wide exact
+// @bench-global 16777216
+// @bench-arg in global half[16777216] random(105, -100, 100)
+// @bench-arg out global half[16777216] zero
+// @bench-arg wide global float[16777216] zero
 __kernel void half_storage(__global const half* in, __global half* out, __global float* wide) {
   const int i = get_global_id(0);
   float v = vload_half(i, in);

@@ -6,6 +6,10 @@
 // @arg b global int[512] random(95, -1000, 1000)
 // @arg out global int4[512] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg a global int[8388608] bits(94)
+// @bench-arg b global int[8388608] random(95, -1000, 1000)
+// @bench-arg out global int4[8388608] zero
 __kernel void divmod(__global const int* a, __global const int* b, __global int4* out) {
   const int i = get_global_id(0);
   int x = a[i], y = b[i];

@@ -6,6 +6,10 @@
 // @arg b global long[256] random(99, -1000000, 1000000)
 // @arg out global long4[256] zero
 // @check out exact
+// @bench-global 4194304
+// @bench-arg a global long[4194304] bits(98)
+// @bench-arg b global long[4194304] random(99, -1000000, 1000000)
+// @bench-arg out global long4[4194304] zero
 __kernel void long_ops(__global const long* a, __global const long* b, __global long4* out) {
   const int i = get_global_id(0);
   long x = a[i], y = b[i] == 0 ? 3 : b[i];

@@ -8,6 +8,11 @@
 // @arg narrow global short2[256] zero
 // @check out exact
 // @check narrow exact
+// @bench-global 16777216
+// @bench-arg a global short[16777216] bits(92)
+// @bench-arg b global ushort[16777216] bits(93)
+// @bench-arg out global int[16777216] zero
+// @bench-arg narrow global short2[16777216] zero
 __kernel void short_ops(__global const short* a, __global const ushort* b, __global int* out, __global short2* narrow) {
   const int i = get_global_id(0);
   short x = a[i];

@@ -7,6 +7,9 @@
 // @arg in global uint[768] random(118, 0, 1000)
 // @arg out global uint[768] zero
 // @check out exact
+// @bench-global 2097152
+// @bench-arg in global uint[25165824] random(118, 0, 1000)
+// @bench-arg out global uint[25165824] zero
 typedef struct {
   char c;      // 0
   int i;       // 4

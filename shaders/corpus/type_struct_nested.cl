@@ -5,6 +5,9 @@
 // @arg in global int[512] random(119, -100, 100)
 // @arg out global int[512] zero
 // @check out exact
+// @bench-global 2097152
+// @bench-arg in global int[33554432] random(119, -100, 100)
+// @bench-arg out global int[33554432] zero
 typedef struct {
   int a;
   int b[3];

@@ -6,6 +6,10 @@
 // @arg s global uint[256] random(97, 0, 100)
 // @arg out global uint4[256] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg a global uint[8388608] bits(96)
+// @bench-arg s global uint[8388608] random(97, 0, 100)
+// @bench-arg out global uint4[8388608] zero
 __kernel void shifts(__global const uint* a, __global const uint* s, __global uint4* out) {
   const int i = get_global_id(0);
   uint x = a[i], n = s[i];

@@ -5,6 +5,9 @@
 // @arg in global ulong[128] bits(100)
 // @arg out global ulong2[128] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg in global ulong[8388608] bits(100)
+// @bench-arg out global ulong2[8388608] zero
 __kernel void ulong_bits(__global const ulong* in, __global ulong2* out) {
   ulong v = in[get_global_id(0)];
   ulong count = v - ((v >> 1) & 0x5555555555555555UL);

@@ -5,6 +5,9 @@
 // @arg in global uint[256] random(120, 0, 1000000)
 // @arg out global uint[256] zero
 // @check out exact
+// @bench-global 16777216
+// @bench-arg in global uint[16777216] random(120, 0, 1000000)
+// @bench-arg out global uint[16777216] zero
 typedef union {
   uint u;
   float f;

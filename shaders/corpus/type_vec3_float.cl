@@ -6,6 +6,10 @@
 // @arg b global float3[128] randint(111, -10, 10)
 // @arg out global float3[128] zero
 // @check out exact
+// @bench-global 4194304
+// @bench-arg a global float3[4194304] randint(110, -10, 10)
+// @bench-arg b global float3[4194304] randint(111, -10, 10)
+// @bench-arg out global float3[4194304] zero
 __kernel void vec3(__global const float3* a, __global const float3* b, __global float3* out) {
   const int i = get_global_id(0);
   float3 x = a[i], y = b[i];

@@ -5,6 +5,9 @@
 // @arg in global float4[128] randint(113, -50, 50)
 // @arg out global float4[128] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg in global float4[8388608] randint(113, -50, 50)
+// @bench-arg out global float4[8388608] zero
 __kernel void swizzles(__global const float4* in, __global float4* out) {
   float4 v = in[get_global_id(0)];
   float4 r;

@@ -5,6 +5,10 @@
 // @arg b global ulong4[64] bits(117)
 // @arg out global ulong4[64] zero
 // @check out exact
+// @bench-global 2097152
+// @bench-arg a global long2[2097152] bits(116)
+// @bench-arg b global ulong4[2097152] bits(117)
+// @bench-arg out global ulong4[2097152] zero
 __kernel void vec_long(__global const long2* a, __global const ulong4* b, __global ulong4* out) {
   const int i = get_global_id(0);
   long2 x = a[i];

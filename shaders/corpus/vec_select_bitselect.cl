@@ -9,6 +9,12 @@
 // @arg fout global float4[128] zero
 // @check out exact
 // @check fout exact
+// @bench-global 2097152
+// @bench-arg a global int4[2097152] random(138, -100, 100)
+// @bench-arg b global int4[2097152] random(139, -100, 100)
+// @bench-arg m global int4[2097152] bits(140)
+// @bench-arg out global int4[2097152] zero
+// @bench-arg fout global float4[2097152] zero
 __kernel void selects(__global const int4* a, __global const int4* b, __global const int4* m, __global int4* out,
                       __global float4* fout) {
   const int i = get_global_id(0);

@@ -8,6 +8,12 @@
 // @arg pair global float2[128] zero
 // @check out exact
 // @check pair exact
+// @bench-global 2097152
+// @bench-arg a global float4[2097152] randint(135, -100, 100)
+// @bench-arg b global float4[2097152] randint(136, -100, 100)
+// @bench-arg masks global uint4[2097152] random(137, 0, 7)
+// @bench-arg out global float4[2097152] zero
+// @bench-arg pair global float2[2097152] zero
 __kernel void shuffles2(__global const float4* a, __global const float4* b, __global const uint4* masks,
                         __global float4* out, __global float2* pair) {
   const int i = get_global_id(0);

@@ -7,6 +7,10 @@
 // @arg firsts global float[64] zero
 // @check out exact
 // @check firsts exact
+// @bench-global 8388608
+// @bench-arg in global half[33554432] random(132, -10, 10)
+// @bench-arg out global half[33554432] zero
+// @bench-arg firsts global float[8388608] zero
 __kernel void half_aligned(__global const half* in, __global half* out, __global float* firsts) {
   const int i = get_global_id(0);
   float4 v = vloada_half4(i, in);

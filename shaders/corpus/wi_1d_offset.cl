@@ -6,6 +6,8 @@
 // @offset 7
 // @arg out global uint4[192] zero
 // @check out exact
+// @bench-global 8388608
+// @bench-arg out global uint4[16777216] zero
 __kernel void ids1d(__global uint4* out) {
   const size_t slot = get_global_id(0) - get_global_offset(0);
   out[2 * slot] = (uint4)((uint)get_global_id(0), (uint)get_local_id(0), (uint)get_group_id(0), (uint)get_global_size(0));

@@ -5,6 +5,8 @@
 // @offset 2,5
 // @arg out global int4[192] zero
 // @check out exact
+// @bench-global 4096,3072
+// @bench-arg out global int4[12582912] zero
 __kernel void ids2d(__global int4* out) {
   const size_t x = get_global_id(0) - get_global_offset(0);
   const size_t y = get_global_id(1) - get_global_offset(1);

@@ -4,6 +4,8 @@
 // @local 4,3,2
 // @arg out global int4[576] zero
 // @check out exact
+// @bench-global 256,192,64
+// @bench-arg out global int4[9437184] zero
 __kernel void ids3d(__global int4* out) {
   const size_t flat = (get_global_id(2) * get_global_size(1) + get_global_id(1)) * get_global_size(0) + get_global_id(0);
   out[3 * flat] = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), get_work_dim());
