@@ -1,10 +1,12 @@
 // vkcl-bench: the benchmark suite of issue 8. Every workload of
-// shaders/bench/ runs through vkcl, its GLSL twin on the same Vulkan device,
-// and every OpenCL platform found; each result is checked against the host
-// before it is timed. Then dispatch overhead and compile time. Prints a
+// shaders/bench/ runs through vkcl, its GLSL twin as a Vulkan programmer
+// writes it (storage buffers, plain Vulkan: twin_path.h), the twin in vkcl's
+// own ABI (twin_bda) on the same Vulkan device, and every OpenCL platform
+// found; each result is checked against the host before it is timed. Then
+// dispatch overhead, launch cost (launch_cost.h) and compile time. Prints a
 // table of medians and ratios, writes CSV and a chart. `vkcl-bench --help`.
 //
-// Exit status: 0 when everything vkcl and the twins ran was right (a kernel
+// Exit status: 0 when everything vkcl, the twins and the launch-cost kernels ran was right (a kernel
 // vkcl cannot compile yet is reported, not fatal); 1 when one of them gave a
 // wrong result or failed to run, or the device could not be opened; 2 for a
 // bad command line. The OpenCL peers' failures are reported only.
@@ -24,6 +26,7 @@
 #include "opencl_paths.h"
 #include "raw_vulkan.h"
 #include "report.h"
+#include "twin_path.h"
 #include "vkcl/host.h"
 #include "vulkan_paths.h"
 
@@ -33,7 +36,10 @@ namespace {
 constexpr const char* kUsage = R"(usage: vkcl-bench [options]
 
 Runs the benchmark suite (shaders/bench/) through vkcl, the GLSL twins and
-every OpenCL platform, verifies each result, then times it.
+every OpenCL platform, verifies each result, then times it. Columns: vkcl;
+twin (GLSL with descriptor-bound storage buffers, plain Vulkan: the target);
+twin_bda (GLSL in vkcl's ABI, buffer references, run by vkcl's runtime);
+one per OpenCL platform.
 
   --size small|medium|large  problem sizes: small for CI, medium for CPU devices
                              (lavapipe, PoCL, rusticl), large (default) for a GPU
@@ -45,7 +51,11 @@ every OpenCL platform, verifies each result, then times it.
                              these (default: $VKCL_BENCH_OPENCL, else all;
                              "none" for no OpenCL)
   --device INDEX|NAME        the Vulkan device (default: $VKCL_DEVICE, else vkcl's choice)
-  --skip PART[,PART...]      leave out: kernels, glsl, opencl, dispatch, compile
+  --skip PART[,PART...]      leave out: kernels, twin, twin_bda, glsl (both twins),
+                             opencl, dispatch, launch, compile
+  --launch-cost              only the launch-cost measurement: N dispatches with 4 buffer
+                             arguments changed at each, by push-constant addresses, push
+                             descriptors, descriptor sets, descriptor buffers (us each)
   --out DIR                  where vkcl-bench.{txt,csv,dat,gp,png} go
                              (default: $OUT when set, else the current directory)
   --pipeline-statistics      print the Vulkan driver's statistics of every vkcl and
@@ -64,6 +74,8 @@ struct Options {
   std::string device, out;
   bool pipeline_statistics = false;
 };
+
+const std::set<std::string> kParts = {"kernels", "twin", "twin_bda", "glsl", "opencl", "dispatch", "launch", "compile"};
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -106,10 +118,13 @@ Options parse(int argc, char** argv) {
       o.device = value();
     } else if (arg == "--skip") {
       for (const std::string& s : split(value())) {
-        if (s != "kernels" && s != "glsl" && s != "opencl" && s != "dispatch" && s != "compile")
-          throw UsageError("--skip takes kernels, glsl, opencl, dispatch, compile; not '" + s + "'");
-        o.skip.insert(s);
+        if (!kParts.count(s))
+          throw UsageError("--skip takes kernels, twin, twin_bda, glsl, opencl, dispatch, launch, compile; not '" + s + "'");
+        if (s == "glsl") o.skip.insert({"twin", "twin_bda"});
+        else o.skip.insert(s);
       }
+    } else if (arg == "--launch-cost") {
+      o.skip.insert({"kernels", "twin", "twin_bda", "opencl", "dispatch", "compile"});
     } else if (arg == "--out") {
       o.out = value();
     } else if (arg == "--pipeline-statistics") {
@@ -154,8 +169,10 @@ int run(int argc, char** argv) {
   auto device = std::make_shared<Device>(Device::create(device_options));
   report.header.push_back("device: " + device->describe());
 
+  const std::string device_name = device->properties().deviceName;
   std::vector<std::unique_ptr<Path>> paths =
-      make_vulkan_paths(device, root, o.skip.count("glsl") ? std::nullopt : std::optional<std::string>(twins));
+      make_vulkan_paths(device, root, o.skip.count("twin_bda") ? std::nullopt : std::optional<std::string>(twins + "/bda"));
+  if (!o.skip.count("twin")) paths.insert(paths.begin() + 1, make_twin_path(device_name, twins));
   if (!o.skip.count("opencl") && !o.opencl_none)
     for (auto& p : make_opencl_paths(o.opencl, root, report.notes)) paths.push_back(std::move(p));
   for (const auto& p : paths) report.paths.push_back(p->name());
@@ -176,7 +193,7 @@ int run(int argc, char** argv) {
       for (size_t p = 0; p < paths.size(); ++p) {
         const RunResult& r = results.by_path[p];
         std::cerr << ' ' << paths[p]->name() << ' ' << (r.ok() ? std::to_string(median(r.samples)) + " ms" : r.status);
-        const bool ours = paths[p]->name() == "vkcl" || paths[p]->name() == "glsl";
+        const bool ours = paths[p]->name() == "vkcl" || paths[p]->name() == "twin" || paths[p]->name() == "twin_bda";
         if (ours && !r.ok() && r.status != "compile error") failed = true;
         for (const std::string& note : r.notes) report.notes.push_back(paths[p]->name() + " " + w->name + ": " + note);
       }
@@ -191,10 +208,17 @@ int run(int argc, char** argv) {
     const int n = o.size == Size::Large ? 2000 : o.size == Size::Medium ? 1000 : 100;
     if (auto r = paths[0]->dispatch_overhead(n)) report.dispatch.push_back({"vkcl", "Device::run", *r});
     report.dispatch.push_back({"vulkan", "raw vkQueueSubmit + vkWaitForFences",
-                               raw_vulkan_dispatch_overhead(device->properties().deviceName, twins + "/empty.spv", n)});
+                               raw_vulkan_dispatch_overhead(device_name, twins + "/empty.spv", n)});
     for (const auto& p : paths)
-      if (p->name() != "vkcl" && p->name() != "glsl")
+      if (p->name() != "vkcl" && p->name() != "twin" && p->name() != "twin_bda")
         if (auto r = p->dispatch_overhead(n)) report.dispatch.push_back({p->name(), "clEnqueueNDRangeKernel + clFinish", *r});
+  }
+
+  if (!o.skip.count("launch")) {
+    report.launch_dispatches = o.size == Size::Small ? 100 : 1000;
+    report.launch = measure_launch_cost(device_name, twins + "/launch", report.launch_dispatches, o.repeat);
+    for (const LaunchCost& l : report.launch)
+      if (!l.record.ok() && l.record.status != "n/a") failed = true;
   }
 
   if (!o.skip.count("compile")) {

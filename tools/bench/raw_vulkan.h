@@ -1,5 +1,5 @@
 // The floor for dispatch overhead: a minimal Vulkan path written against the
-// API directly (through volk, with its own instance and device, so vkcl's
+// API directly (raw_device.h: its own instance and device, so vkcl's
 // are untouched): one pre-recorded command buffer that binds a compute
 // pipeline of shaders/bench/glsl/empty.comp and dispatches one work-group,
 // submitted with a fence and waited for.

@@ -65,35 +65,41 @@ std::string format_report(const Report& report) {
   const size_t paths = report.paths.size();
 
   // Kernel times, then vkcl's speed against each peer.
-  out << "\nKernel time, median ms (GPU time; see the paths above), and vkcl's speed against each peer\n"
-      << "(peer median / vkcl median: above 1.00x vkcl is faster; each round times every path once)\n\n";
-  std::string head = pad("workload", 16, false) + pad("size", 26, false);
-  for (const std::string& p : report.paths) head += pad(p + " ms", 14);
-  head += "  |";
-  for (size_t p = 1; p < paths; ++p) head += pad("vs " + report.paths[p], 13);
-  out << head << '\n' << std::string(head.size(), '-') << '\n';
-  std::vector<std::vector<double>> ratios(paths);
-  std::vector<std::string> footnotes;
-  for (const WorkloadResults& k : report.kernels) {
-    std::string line = pad(k.workload, 16, false) + pad(k.size_text, 26, false);
-    for (size_t p = 0; p < paths; ++p) {
-      line += pad(cell(k.by_path[p]), 14);
-      if (!k.by_path[p].ok())
-        footnotes.push_back(k.workload + ", " + report.paths[p] + ": " + k.by_path[p].status + ": " + first_line(k.by_path[p].detail));
+  if (!report.kernels.empty()) {
+    out << "\nKernel time, median ms (GPU time; see the paths above), and vkcl's speed against each peer\n"
+        << "(peer median / vkcl median: above 1.00x vkcl is faster; each round times every path once)\n";
+    if (std::find(report.paths.begin(), report.paths.end(), "twin") != report.paths.end())
+      out << "twin: the GLSL twin with descriptor-bound storage buffers, the target (vs twin at least 0.97x);\n"
+          << "twin_bda: the twin in vkcl's ABI (buffer references in push constants, vkcl's runtime), for finding causes\n";
+    out << '\n';
+    std::string head = pad("workload", 16, false) + pad("size", 26, false);
+    for (const std::string& p : report.paths) head += pad(p + " ms", 14);
+    head += "  |";
+    for (size_t p = 1; p < paths; ++p) head += pad("vs " + report.paths[p], 13);
+    out << head << '\n' << std::string(head.size(), '-') << '\n';
+    std::vector<std::vector<double>> ratios(paths);
+    std::vector<std::string> footnotes;
+    for (const WorkloadResults& k : report.kernels) {
+      std::string line = pad(k.workload, 16, false) + pad(k.size_text, 26, false);
+      for (size_t p = 0; p < paths; ++p) {
+        line += pad(cell(k.by_path[p]), 14);
+        if (!k.by_path[p].ok())
+          footnotes.push_back(k.workload + ", " + report.paths[p] + ": " + k.by_path[p].status + ": " + first_line(k.by_path[p].detail));
+      }
+      line += "  |";
+      for (size_t p = 1; p < paths; ++p) {
+        const double r = speed_ratio(k.by_path[0], k.by_path[p]);
+        if (r > 0) ratios[p].push_back(r);
+        line += pad(ratio_text(r), 13);
+      }
+      out << line << '\n';
     }
-    line += "  |";
-    for (size_t p = 1; p < paths; ++p) {
-      const double r = speed_ratio(k.by_path[0], k.by_path[p]);
-      if (r > 0) ratios[p].push_back(r);
-      line += pad(ratio_text(r), 13);
-    }
+    std::string line = pad("geomean", 16 + 26 + 14 * paths, false) + "  |";
+    for (size_t p = 1; p < paths; ++p)
+      line += pad(ratios[p].empty() ? "-" : ratio_text(geomean(ratios[p])) + " (" + std::to_string(ratios[p].size()) + ")", 13);
     out << line << '\n';
+    for (const std::string& f : footnotes) out << "  " << f << '\n';
   }
-  std::string line = pad("geomean", 16 + 26 + 14 * paths, false) + "  |";
-  for (size_t p = 1; p < paths; ++p)
-    line += pad(ratios[p].empty() ? "-" : ratio_text(geomean(ratios[p])) + " (" + std::to_string(ratios[p].size()) + ")", 13);
-  out << line << '\n';
-  for (const std::string& f : footnotes) out << "  " << f << '\n';
 
   if (!report.dispatch.empty()) {
     out << "\nDispatch overhead: enqueue to done of an empty kernel over one work-item, host clock, us\n\n";
@@ -107,6 +113,21 @@ std::string format_report(const Report& report) {
       out << pad(label, 44, false) << pad(fixed(median(d.result.samples), 1), 12)
           << pad(fixed(*std::min_element(d.result.samples.begin(), d.result.samples.end()), 1), 12)
           << pad(std::to_string(d.result.samples.size()), 8) << '\n';
+    }
+  }
+
+  if (!report.launch.empty()) {
+    out << "\nLaunch cost: " << report.launch_dispatches
+        << " dispatches of a one-invocation kernel with 4 buffer arguments, all changed at every dispatch,\n"
+        << "in one command buffer; us per dispatch, median (host clock: recording, and submit to fence; GPU: timestamps)\n\n";
+    out << pad("method", 44, false) << pad("record us", 12) << pad("submit us", 12) << pad("GPU us", 12) << pad("runs", 8) << '\n';
+    for (const LaunchCost& l : report.launch) {
+      if (!l.record.ok()) {
+        out << pad(l.method, 44, false) << "  " << l.record.status << ": " << first_line(l.record.detail) << '\n';
+        continue;
+      }
+      out << pad(l.method, 44, false) << pad(fixed(median(l.record.samples), 3), 12) << pad(fixed(median(l.submit.samples), 3), 12)
+          << pad(fixed(median(l.gpu.samples), 3), 12) << pad(std::to_string(l.record.samples.size()), 8) << '\n';
     }
   }
 
@@ -155,6 +176,12 @@ void write_csv(const Report& report, const std::string& path) {
     }
   }
   for (const DispatchResult& d : report.dispatch) row("dispatch", "empty", "1 work-item", d.path + ": " + d.what, d.result, "us");
+  const std::string dispatches = std::to_string(report.launch_dispatches) + " dispatches";
+  for (const LaunchCost& l : report.launch) {
+    row("launch_record", "launch", dispatches, l.method, l.record, "us/dispatch");
+    row("launch_submit", "launch", dispatches, l.method, l.submit, "us/dispatch");
+    row("launch_gpu", "launch", dispatches, l.method, l.gpu, "us/dispatch");
+  }
   for (const CompileTiming& c : report.compiles) {
     row("compile", c.workload, "", "clc", c.clc, "ms");
     row("compile", c.workload, "", "clang+llvm-spirv", c.bare, "ms");

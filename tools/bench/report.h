@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compile_time.h"
+#include "launch_cost.h"
 #include "paths.h"
 #include "workloads.h"
 
@@ -26,6 +27,8 @@ struct Report {
   std::vector<std::string> paths;   // paths[0] is vkcl; ratios are against it
   std::vector<WorkloadResults> kernels;
   std::vector<DispatchResult> dispatch;
+  std::vector<LaunchCost> launch;  // us per dispatch
+  int launch_dispatches = 0;       // per command buffer
   std::vector<CompileTiming> compiles;
   std::vector<std::string> notes;  // skipped parts and why
 };

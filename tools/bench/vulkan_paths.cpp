@@ -11,11 +11,11 @@ namespace {
 
 using Buffers = std::vector<Buffer>;
 
-// The buffers of the workload being measured, one set for both Vulkan paths,
-// so that the kernel and its twin run on the same memory: on lavapipe, where
-// the buffers land (their addresses modulo the cache's set stride) moves a
-// transpose's time by more than the code does. The set lives as long as a
-// trial holds it.
+// The buffers of the workload being measured, one set for both paths on
+// vkcl's runtime, so that the kernel and its twin_bda run on the same
+// memory: on lavapipe, where the buffers land (their addresses modulo the
+// cache's set stride) moves a transpose's time by more than the code does.
+// The set lives as long as a trial holds it.
 class SharedBuffers {
  public:
   explicit SharedBuffers(std::shared_ptr<Device> device) : device_(std::move(device)) {}
@@ -82,9 +82,10 @@ class VulkanPath : public Path {
   VulkanPath(bool twin, std::shared_ptr<Device> device, std::string dir, std::shared_ptr<SharedBuffers> buffers)
       : twin_(twin), device_(std::move(device)), dir_(std::move(dir)), buffers_(std::move(buffers)) {}
 
-  std::string name() const override { return twin_ ? "glsl" : "vkcl"; }
+  std::string name() const override { return twin_ ? "twin_bda" : "vkcl"; }
   std::string describe() const override {
-    return device_->describe() + (twin_ ? "; GLSL twins from glslang" : "; OpenCL C through vkcl") +
+    return device_->describe() +
+           (twin_ ? "; GLSL twins in vkcl's ABI (buffer references), run by vkcl's runtime" : "; OpenCL C through vkcl") +
            ", GPU time from Vulkan timestamps";
   }
 
@@ -137,18 +138,18 @@ class VulkanPath : public Path {
 
   bool twin_;
   std::shared_ptr<Device> device_;
-  std::string dir_;  // the repository root (vkcl) or the twins' build directory (glsl)
+  std::string dir_;  // the repository root (vkcl) or the BDA twins' build directory (twin_bda)
   std::shared_ptr<SharedBuffers> buffers_;
 };
 
 }  // namespace
 
 std::vector<std::unique_ptr<Path>> make_vulkan_paths(std::shared_ptr<Device> device, std::string source_root,
-                                                     std::optional<std::string> twin_dir) {
+                                                     std::optional<std::string> bda_twin_dir) {
   auto buffers = std::make_shared<SharedBuffers>(device);
   std::vector<std::unique_ptr<Path>> paths;
   paths.push_back(std::make_unique<VulkanPath>(false, device, std::move(source_root), buffers));
-  if (twin_dir) paths.push_back(std::make_unique<VulkanPath>(true, device, std::move(*twin_dir), buffers));
+  if (bda_twin_dir) paths.push_back(std::make_unique<VulkanPath>(true, device, std::move(*bda_twin_dir), buffers));
   return paths;
 }
 

@@ -1,33 +1,26 @@
-// GLSL twin of ../barrier_chain.cl: dependent hops through shared memory,
-// two barrier()s per step.
+// Twin of ../barrier_chain.cl in storage buffers (conventions: reduce.comp):
+// dependent hops through shared memory, two barrier()s per step. `input` is
+// `const restrict` in the kernel, `output` restrict and only written.
 #version 460
-#extension GL_EXT_buffer_reference : require
 
-layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 const uint WG = 256;
+layout(local_size_x = WG) in;
 
-layout(buffer_reference, std430, buffer_reference_align = 4) restrict readonly buffer InUints { uint v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) restrict writeonly buffer OutUints { uint v[]; };
-
-layout(push_constant, std430) uniform Push {
-  InUints input_values;
-  OutUints output_values;
-  uint steps;
-  layout(offset = 32) uvec4 group_offset;
-} pc;
+layout(set = 0, binding = 0, std430) readonly restrict buffer Input { uint input_values[]; };
+layout(set = 0, binding = 1, std430) writeonly restrict buffer Output { uint output_values[]; };
+layout(push_constant, std430) uniform Params { uint steps; };
 
 shared uint hop[WG];
 
 void main() {
-  uint lid = gl_LocalInvocationID.x;
-  uint gid = (gl_WorkGroupID.x + pc.group_offset.x) * WG + lid;
+  uint lid = gl_LocalInvocationID.x, gid = gl_GlobalInvocationID.x;
   uint right = lid + 1u == WG ? 0u : lid + 1u;
-  uint value = pc.input_values.v[gid];
-  for (uint s = 0; s < pc.steps; ++s) {
+  uint value = input_values[gid];
+  for (uint s = 0; s < steps; ++s) {
     hop[lid] = value;
     barrier();
     value = hop[right] + 1u;
     barrier();
   }
-  pc.output_values.v[gid] = value;
+  output_values[gid] = value;
 }

@@ -1,20 +1,15 @@
-// GLSL twin of ../histogram.cl: shared bins counted with atomicAdd.
+// Twin of ../histogram.cl in storage buffers (conventions: reduce.comp):
+// shared bins counted with atomicAdd. `input` is `const restrict` in the
+// kernel; `bins` is restrict and updated with atomics, so neither readonly
+// nor writeonly.
 #version 460
-#extension GL_EXT_buffer_reference : require
 
-layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 const uint WG = 256, BINS = 256;
+layout(local_size_x = WG) in;
 
-layout(buffer_reference, std430, buffer_reference_align = 4) restrict readonly buffer InUints { uint v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) restrict buffer Bins { uint v[]; };
-
-layout(push_constant, std430) uniform Push {
-  InUints input_values;
-  Bins bins;
-  uint n;
-  uint per_item;
-  layout(offset = 32) uvec4 group_offset;
-} pc;
+layout(set = 0, binding = 0, std430) readonly restrict buffer Input { uint input_values[]; };
+layout(set = 0, binding = 1, std430) restrict buffer Bins { uint bins[]; };
+layout(push_constant, std430) uniform Params { uint n; uint per_item; };
 
 shared uint counts[BINS];
 
@@ -22,11 +17,11 @@ void main() {
   uint lid = gl_LocalInvocationID.x;
   counts[lid] = 0u;
   barrier();
-  uint first = (gl_WorkGroupID.x + pc.group_offset.x) * WG * pc.per_item + lid;
-  for (uint k = 0; k < pc.per_item; ++k) {
+  uint first = gl_WorkGroupID.x * WG * per_item + lid;
+  for (uint k = 0; k < per_item; ++k) {
     uint i = first + k * WG;
-    if (i < pc.n) atomicAdd(counts[pc.input_values.v[i] & (BINS - 1u)], 1u);
+    if (i < n) atomicAdd(counts[input_values[i] & (BINS - 1u)], 1u);
   }
   barrier();
-  if (counts[lid] != 0u) atomicAdd(pc.bins.v[lid], counts[lid]);
+  if (counts[lid] != 0u) atomicAdd(bins[lid], counts[lid]);
 }

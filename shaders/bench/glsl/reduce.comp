@@ -1,30 +1,27 @@
-// GLSL twin of ../reduce.cl: the same tree over `shared` memory.
+// Twin of ../reduce.cl as a Vulkan programmer writes it: storage buffers
+// bound through a descriptor set, the scalar in push constants, the
+// work-group size fixed in the shader (the kernel's reqd_work_group_size).
+// Run by plain Vulkan code (tools/bench/twin_path.cpp): binding k is the
+// kernel's k-th buffer argument, scalar k sits at push-constant offset 4k.
+// `input` is `const restrict` there, `partial_sums` restrict and only written.
 #version 460
-#extension GL_EXT_buffer_reference : require
 
-layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 const uint WG = 256;
+layout(local_size_x = WG) in;
 
-layout(buffer_reference, std430, buffer_reference_align = 4) restrict readonly buffer InFloats { float v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) restrict writeonly buffer OutFloats { float v[]; };
-
-layout(push_constant, std430) uniform Push {
-  InFloats input_values;
-  OutFloats partial_sums;
-  uint n;
-  layout(offset = 32) uvec4 group_offset;
-} pc;
+layout(set = 0, binding = 0, std430) readonly restrict buffer Input { float input_values[]; };
+layout(set = 0, binding = 1, std430) writeonly restrict buffer PartialSums { float partial_sums[]; };
+layout(push_constant, std430) uniform Params { uint n; };
 
 shared float scratch[WG];
 
 void main() {
-  uint lid = gl_LocalInvocationID.x, group = gl_WorkGroupID.x + pc.group_offset.x;
-  uint gid = group * WG + lid;
-  scratch[lid] = gid < pc.n ? pc.input_values.v[gid] : 0.0;
+  uint lid = gl_LocalInvocationID.x, gid = gl_GlobalInvocationID.x;
+  scratch[lid] = gid < n ? input_values[gid] : 0.0;
   barrier();
   for (uint stride = WG / 2; stride > 0; stride >>= 1) {
     if (lid < stride) scratch[lid] += scratch[lid + stride];
     barrier();
   }
-  if (lid == 0) pc.partial_sums.v[group] = scratch[0];
+  if (lid == 0) partial_sums[gl_WorkGroupID.x] = scratch[0];
 }

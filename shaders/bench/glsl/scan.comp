@@ -1,27 +1,21 @@
-// GLSL twin of ../scan.cl: Hillis-Steele through two ping-pong shared buffers.
+// Twin of ../scan.cl in storage buffers (conventions: reduce.comp):
+// Hillis-Steele through two ping-pong shared buffers. `input` is
+// `const restrict` in the kernel, `output` restrict and only written.
 #version 460
-#extension GL_EXT_buffer_reference : require
 
-layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 const uint WG = 256;
+layout(local_size_x = WG) in;
 
-layout(buffer_reference, std430, buffer_reference_align = 4) restrict readonly buffer InUints { uint v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) restrict writeonly buffer OutUints { uint v[]; };
-
-layout(push_constant, std430) uniform Push {
-  InUints input_values;
-  OutUints output_values;
-  uint n;
-  layout(offset = 32) uvec4 group_offset;
-} pc;
+layout(set = 0, binding = 0, std430) readonly restrict buffer Input { uint input_values[]; };
+layout(set = 0, binding = 1, std430) writeonly restrict buffer Output { uint output_values[]; };
+layout(push_constant, std430) uniform Params { uint n; };
 
 shared uint buffers[2][WG];
 
 void main() {
-  uint lid = gl_LocalInvocationID.x;
-  uint gid = (gl_WorkGroupID.x + pc.group_offset.x) * WG + lid;
+  uint lid = gl_LocalInvocationID.x, gid = gl_GlobalInvocationID.x;
   uint from = 0;
-  buffers[0][lid] = gid < pc.n ? pc.input_values.v[gid] : 0u;
+  buffers[0][lid] = gid < n ? input_values[gid] : 0u;
   barrier();
   for (uint offset = 1; offset < WG; offset <<= 1) {
     uint sum = buffers[from][lid];
@@ -30,5 +24,5 @@ void main() {
     from ^= 1u;
     barrier();
   }
-  if (gid < pc.n) pc.output_values.v[gid] = buffers[from][lid];
+  if (gid < n) output_values[gid] = buffers[from][lid];
 }
