@@ -157,8 +157,7 @@ class DescriptorBuffer : public DescriptorMethod {
     for (uint32_t b = 0; b < 4; ++b) d.vk.vkGetDescriptorSetLayoutBindingOffsetEXT(d.device(), set_layout_.get(), b, &offsets_[b]);
     const VkDeviceSize align = std::max<VkDeviceSize>(properties_.descriptorBufferOffsetAlignment, 1);
     stride_ = (set_size + align - 1) / align * align;
-    descriptors_ = make_buffer(d, stride_ * dispatches,
-                               VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+    descriptors_ = make_buffer(d, stride_ * dispatches, kDescriptorUsage,
                                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                                VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   }
@@ -166,7 +165,7 @@ class DescriptorBuffer : public DescriptorMethod {
     bind_pipeline(cb);
     VkDescriptorBufferBindingInfoEXT binding{VK_STRUCTURE_TYPE_DESCRIPTOR_BUFFER_BINDING_INFO_EXT};
     binding.address = descriptors_.address;
-    binding.usage = VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT;
+    binding.usage = kDescriptorUsage;  // the buffer's usage, all of it
     d_.vk.vkCmdBindDescriptorBuffersEXT(cb, 1, &binding);
   }
   void dispatch(VkCommandBuffer cb, uint32_t index, const Arguments& args) override {
@@ -187,6 +186,8 @@ class DescriptorBuffer : public DescriptorMethod {
   }
 
  private:
+  static constexpr VkBufferUsageFlags kDescriptorUsage =
+      VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   VkPhysicalDeviceDescriptorBufferPropertiesEXT properties_{};
   std::array<VkDeviceSize, 4> offsets_{};
   VkDeviceSize stride_ = 0;
