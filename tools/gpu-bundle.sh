@@ -10,6 +10,11 @@
 # Then, on the GPU machine, from the repository root with build-gpu carried:
 #   tools/gpu-tests.sh [ctest arguments]
 #   tools/gpu-bench.sh [vkcl-bench arguments]
+#   tools/gpu-corpus-bench.sh [vkcl-corpus-bench arguments]
+# The corpus benchmark's modules are the differential test's: both build each
+# corpus file with the same source, name and options (the @bench-* sizes are
+# kernel arguments and ND-ranges), and its test-scale run (corpus_bench_test_scale,
+# labelled gpu) records them too.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/tools/build.sh"

@@ -31,28 +31,21 @@
 //   VKCL_DIFF_VERBOSE=1                    name each kernel on stderr as vkcl runs it
 //   VKCL_DEVICE, VKCL_VALIDATION, VKCL_MODULE_CACHE  as everywhere in vkcl
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <regex>
-#include <sstream>
-#include <thread>
 
 #include "corpus.h"
-#include "vkcl/host.h"
-#include "vkcl/source_program.h"
-
-extern char** environ;
+#include "side.h"
+#include "vkcl_side.h"
+#include "worker.h"
 
 namespace vkcl {
 namespace {
@@ -73,23 +66,9 @@ fs::path expectations_file() {
   return chosen.empty() ? kCorpusDir / "EXPECTED_FAILURES.txt" : fs::path(chosen);
 }
 
-std::string first_line(std::string_view text) {
-  size_t start = text.find_first_not_of("\n ");
-  if (start == std::string_view::npos) return "";
-  text = text.substr(start);
-  return std::string(text.substr(0, text.find('\n')));
-}
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-
-struct Side {
-  std::string status = "not run";  // "ok" or a status of kStatuses (or "no-module", "spec-error")
-  std::string detail;              // the whole message
-  std::map<std::string, std::vector<std::byte>> outputs;  // checked buffers
-  std::string overrun;  // what the kernel wrote outside its buffers (vkcl's side)
-};
 
 struct Outcome {
   std::string id;
@@ -128,215 +107,12 @@ bool fails_as_listed(const Outcome& o, std::string_view listed) {
   return v == "vkcl-unsupported" || v == "compile-error" || v == "compile-error-noloc";
 }
 
-// vkcl's CompileError, classified: clang-style "file:line:col: error: ..." is
-// a located diagnostic; "internal error: ..." is vkcl admitting a bug (an
-// invalid module caught by its validator, a crash caught in LLVM).
-std::string classify_compile_error(const std::string& message) {
-  static const std::regex located(R"((^|\n)[^\s:]+:[0-9]+:[0-9]+: error: )");
-  if (message.rfind("internal error", 0) == 0 || message.find("\ninternal error") != std::string::npos)
-    return "internal-error";
-  return std::regex_search(message, located) ? "compile-error" : "compile-error-noloc";
-}
-
-// A path relative to the repository: diagnostics read "shaders/corpus/x.cl:3:5: error: ...", and the
-// VKCL_MODULE_CACHE key (which covers the name) is the same in every checkout.
-std::string relative_name(const fs::path& file) { return fs::relative(file, kSourceDir).generic_string(); }
-
-CompileOptions compile_options(const KernelSpec& spec) {
-  CompileOptions options;
-  options.cl_std = spec.cl_std == "CL3.0" ? OpenCLStd::CL3_0 : spec.cl_std == "CL2.0" ? OpenCLStd::CL2_0 : OpenCLStd::CL1_2;
-  options.defines = spec.defines;
-  return options;
-}
-
-// vkcl's side of one kernel that the compile worker compiled: build_program
-// (which finds the module in VKCL_MODULE_CACHE), arguments, run, read back.
-Side run_vkcl(Device& device, const KernelSpec& spec) {
-  Side side;
-  std::optional<Program> program;
-  try {
-    program.emplace(build_program(device, read_file(spec.file), relative_name(spec.file), compile_options(spec)));
-  } catch (const CompileError& e) {
-    side.status = classify_compile_error(e.what());
-    side.detail = e.what();
-    return side;
-  } catch (const Error& e) {
-    const std::string message = e.what();
-    side.status = message.find("without the compiler") != std::string::npos ? "no-module"
-                  : message.find("the module needs features") != std::string::npos ? "vkcl-unsupported"
-                                                                                     : "run-error";
-    side.detail = message;
-    return side;
-  }
-  try {
-    Kernel kernel = program->kernel(spec.kernel);
-    const KernelReflection& reflection = kernel.reflection();
-    if (reflection.args.size() != spec.args.size()) {
-      side.status = "spec-error";
-      side.detail = "the header describes " + std::to_string(spec.args.size()) + " arguments, the kernel has " +
-                    std::to_string(reflection.args.size());
-      return side;
-    }
-    std::vector<std::optional<Buffer>> buffers(spec.args.size());  // each with guards around it
-    for (uint32_t i = 0; i < spec.args.size(); ++i) {
-      const Arg& arg = spec.args[i];
-      const KernelArg& reflected = reflection.args[i];
-      if (!reflected.name.empty() && reflected.name != arg.name) {
-        side.status = "spec-error";
-        side.detail = "argument " + std::to_string(i) + " is '" + reflected.name + "' in the kernel, '" + arg.name +
-                      "' in the header";
-        return side;
-      }
-      if (arg.is_buffer()) {
-        std::vector<std::byte> whole = guarded(arg);
-        buffers[i].emplace(device, whole.size());
-        buffers[i]->write(whole);
-        kernel.set_arg(i, buffers[i]->view(kGuardBytes, arg.bytes()));
-      } else if (arg.kind == corpus::ArgKind::Local) {
-        kernel.set_local_arg(i, arg.bytes());
-      } else {
-        std::vector<std::byte> bytes = scalar_bytes(arg);
-        kernel.set_arg_bytes(i, bytes);
-      }
-    }
-    NDRange range;
-    range.dims = spec.dims;
-    range.global = spec.global;
-    range.offset = spec.offset;
-    if (spec.has_local) range.local = spec.local;
-    device.run(kernel, range);
-    for (uint32_t i = 0; i < spec.args.size(); ++i) {
-      if (!buffers[i]) continue;
-      std::vector<std::byte> whole(buffers[i]->size());
-      buffers[i]->read(whole);
-      std::string overrun = check_guards(spec.args[i], whole);
-      if (!overrun.empty()) side.overrun += (side.overrun.empty() ? "" : "; ") + overrun;
-      if (std::any_of(spec.checks.begin(), spec.checks.end(), [&](const Check& c) { return c.arg == spec.args[i].name; }))
-        side.outputs[spec.args[i].name].assign(whole.begin() + kGuardBytes, whole.end() - kGuardBytes);
-    }
-    side.status = "ok";
-  } catch (const Error& e) {
-    side.detail = e.what();
-    // Program::kernel's refusal of an intel_reqd_sub_group_size the device cannot require.
-    side.status = side.detail.find("(intel_reqd_sub_group_size), but") != std::string::npos ? "vkcl-unsupported"
-                                                                                             : "run-error";
-  } catch (const SpecError& e) {
-    side.status = "spec-error";
-    side.detail = e.what();
-  }
-  return side;
-}
-
-// A helper process that works through a list of kernels in order and
-// writes <dir>/<id><suffix> for each when it is done with it: "status",
-// seconds, details, one per line. If it dies, the kernel it was on (the
-// first without a result) gets `crash_status`, and it starts again with the
-// kernels after that one. Exit status 3 means it cannot work at all
-// (<dir>/fatal.txt says why); 4 that it wants to go on in a fresh process. Used for vkcl's compiler (so that a crash in
-// clang, LLVM or the translator costs one kernel, not the test) and for the
-// OpenCL reference (so that its LLVM never meets vkcl's).
-// Exit status of a worker that has more to do but wants a fresh process for it.
-constexpr int kRestartMe = 4;
-
-class Worker {
- public:
-  Worker(std::vector<std::string> command, fs::path dir, std::string suffix, std::string crash_status)
-      : command_(std::move(command)), dir_(std::move(dir)), suffix_(std::move(suffix)),
-        crash_status_(std::move(crash_status)) {}
-  ~Worker() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-
-  void start(std::vector<fs::path> files) {
-    pending_ = std::move(files);
-    launch();
-  }
-
-  // The result for `id` (waiting for it): its file's text, or a crash
-  // report in the same form. Empty when the worker cannot work at all
-  // (fatal() says why).
-  std::string result(const std::string& id) {
-    for (;;) {
-      if (auto it = crashed_.find(id); it != crashed_.end()) return it->second;
-      const fs::path file = dir_ / (id + suffix_);
-      if (fs::exists(file)) return read_text(file);
-      if (!fatal_.empty()) return "";
-      if (pid_ <= 0) return crash_status_ + "\n0\nthe worker did not get to this kernel";
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        exited(status);
-        continue;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-  }
-
-  const std::string& fatal() const { return fatal_; }
-
-  static std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  }
-
- private:
-  void launch() {
-    std::vector<std::string> args = command_;
-    for (const fs::path& f : pending_) args.push_back(f.string());
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&pid_, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
-      pid_ = -1;
-      fatal_ = "cannot start " + command_[0];
-    }
-  }
-
-  void exited(int status) {
-    if (WIFEXITED(status) && WEXITSTATUS(status) == kRestartMe) {
-      std::erase_if(pending_, [&](const fs::path& f) { return fs::exists(dir_ / (f.stem().string() + suffix_)); });
-      if (!pending_.empty()) launch();
-      return;
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
-      fatal_ = read_text(dir_ / "fatal.txt");
-      while (!fatal_.empty() && fatal_.back() == '\n') fatal_.pop_back();
-      if (fatal_.empty()) fatal_ = command_[0] + " could not start its work";
-      return;
-    }
-    auto first = std::find_if(pending_.begin(), pending_.end(),
-                              [&](const fs::path& f) { return !fs::exists(dir_ / (f.stem().string() + suffix_)); });
-    if (first == pending_.end()) return;  // finished
-    crashed_[first->stem().string()] =
-        crash_status_ + "\n0\n" + fs::path(command_[0]).filename().string() +
-        (WIFSIGNALED(status) ? " died of signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")"
-                             : " exited with status " + std::to_string(WEXITSTATUS(status))) +
-        " on this kernel";
-    pending_.erase(pending_.begin(), first + 1);
-    if (!pending_.empty()) launch();
-  }
-
-  std::vector<std::string> command_;
-  fs::path dir_;
-  std::string suffix_, crash_status_;
-  std::vector<fs::path> pending_;
-  pid_t pid_ = -1;
-  std::map<std::string, std::string> crashed_;
-  std::string fatal_;
-};
-
-// "status\nseconds\ndetails" into a Side.
+// A worker's result file into a Side.
 void parse_result(const std::string& text, Side& side, double& seconds) {
-  std::istringstream in(text);
-  std::string seconds_line;
-  std::getline(in, side.status);
-  std::getline(in, seconds_line);
-  seconds = std::atof(seconds_line.c_str());
-  side.detail.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  while (!side.detail.empty() && side.detail.back() == '\n') side.detail.pop_back();
+  WorkerResult result = corpus::parse_result(text);
+  side.status = result.status;
+  side.detail = result.details;
+  seconds = result.seconds;
 }
 
 // The compile worker: vkcl_differential_test --compile-worker DIR vulkan|glsl450 0|1 FILE...
@@ -355,7 +131,7 @@ int compile_worker(int argc, char** argv) {
     auto start = std::chrono::steady_clock::now();
     try {
       KernelSpec spec = load_spec(file);
-      compile_module_for(features, read_file(spec.file), relative_name(spec.file), compile_options(spec));
+      compile_module_for(features, read_file(spec.file), relative_name(spec.file, kSourceDir), compile_options(spec));
     } catch (const CompileError& e) {
       status = classify_compile_error(e.what());
       detail = e.what();
@@ -370,11 +146,7 @@ int compile_worker(int argc, char** argv) {
       detail = std::string("exception: ") + e.what();
     }
     const double seconds = seconds_since(start);
-    const fs::path result = dir / (file.stem().string() + ".vkcl");
-    fs::path temporary = result;
-    temporary += ".tmp";
-    std::ofstream(temporary, std::ios::trunc) << status << "\n" << seconds << "\n" << detail << "\n";
-    fs::rename(temporary, result);
+    write_result(dir, file.stem().string(), ".vkcl", status, seconds, detail);
     // After an internal error (perhaps a crash that LLVM's CrashRecoveryContext
     // caught) this process's state is unspecified (compiler.h): start afresh.
     if (status == "internal-error" && a + 1 < argc) return kRestartMe;
@@ -431,20 +203,8 @@ void decide(Outcome& o) {
     o.detail = first_line(o.opencl.detail);
     return;
   }
-  if (!o.vkcl.overrun.empty()) {
-    o.status = "mismatch";
-    o.detail = "vkcl wrote outside a buffer: " + o.vkcl.overrun;
-    return;
-  }
-  for (const Check& c : o.spec->checks) {
-    Comparison cmp = compare(c, *o.spec->find_arg(c.arg), o.vkcl.outputs[c.arg], o.opencl.outputs[c.arg]);
-    o.max_ulp = std::max(o.max_ulp, cmp.max_ulp);
-    if (!cmp.mismatch.empty() && o.detail.empty()) {
-      o.status = "mismatch";
-      o.detail = cmp.mismatch;
-    }
-  }
-  if (o.status.empty()) o.status = "pass";
+  o.detail = compare_sides(*o.spec, o.vkcl, o.opencl, o.max_ulp);
+  o.status = o.detail.empty() ? "pass" : "mismatch";
 }
 
 std::vector<std::string> corpus_ids() {
@@ -592,7 +352,7 @@ class DifferentialEnvironment : public ::testing::Environment {
       run.vkcl_compile_seconds += seconds;
       if (o.vkcl.status == "ok") {
         auto run_start = std::chrono::steady_clock::now();
-        o.vkcl = run_vkcl(device, *o.spec);
+        o.vkcl = run_vkcl(device, *o.spec, kSourceDir);
         run.vkcl_run_seconds += seconds_since(run_start);
       }
     }
@@ -608,13 +368,9 @@ class DifferentialEnvironment : public ::testing::Environment {
       parse_result(text, o.opencl, seconds);
       run.opencl_seconds += seconds;
       if (o.opencl.status != "ok") continue;
-      for (const Check& c : o.spec->checks) {
-        std::string bytes = Worker::read_text(scratch / "opencl" / (o.id + "." + c.arg + ".bin"));
-        o.opencl.outputs[c.arg].resize(bytes.size());
-        std::memcpy(o.opencl.outputs[c.arg].data(), bytes.data(), bytes.size());
-      }
+      read_worker_outputs(*o.spec, scratch / "opencl", o.opencl);
     }
-    run.opencl_description = Worker::read_text(scratch / "opencl" / "platform.txt");
+    run.opencl_description = read_text(scratch / "opencl" / "platform.txt");
     while (!run.opencl_description.empty() && run.opencl_description.back() == '\n') run.opencl_description.pop_back();
     for (size_t p; (p = run.opencl_description.find('\n')) != std::string::npos;) run.opencl_description.replace(p, 1, "; ");
     for (Outcome& o : run.outcomes) decide(o);

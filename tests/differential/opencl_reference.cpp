@@ -1,7 +1,7 @@
 // vkcl_diff_opencl: runs corpus kernels through an OpenCL implementation (the
 // reference side of the differential test) and writes their outputs.
 //
-//   vkcl_diff_opencl --out DIR FILE.cl...
+//   vkcl_diff_opencl --out DIR [--platform NAME] [--bench-scale] [--repeat N] FILE.cl...
 //
 // For each file, in order: builds the kernel from its source with the
 // header's -cl-std and -D options, makes the inputs the header asks for, runs
@@ -10,12 +10,22 @@
 // "opencl-unsupported" or "opencl-error", a second with the seconds it took
 // (build and run), then the details. The status file is written last (and
 // renamed into place), so a kernel without one was not finished: the process
-// died on it. DIR/platform.txt names the platform and device; when there is
+// died on it.
+//
+// For the corpus benchmark (tools/corpus_bench): --bench-scale runs each
+// kernel with its @bench-* directives applied (corpus.h, at_bench_scale), and
+// --repeat N, after the checked run, runs it N times more on the same buffers
+// (whatever the runs leave in them: a kernel's time does not depend on its
+// data, and only the first run's outputs are compared) on a profiling queue,
+// each timed from its event's COMMAND_START to COMMAND_END, and adds the
+// median and minimum as a timing line (worker.h) to the details. Where the
+// platform's events carry no times (rusticl in Mesa 22.3), each run is timed
+// on the host around the enqueue and clFinish, and the line says so. DIR/platform.txt names the platform and device; when there is
 // none, DIR/fatal.txt says why and the exit status is 3.
 //
 // It loads the OpenCL ICD loader at run time (VKCL_DIFF_OPENCL_LIBRARY, else
-// libOpenCL.so.1) and picks the platform whose name contains
-// VKCL_DIFF_OPENCL_PLATFORM (case-insensitive; default: PoCL when present,
+// libOpenCL.so.1) and picks the platform whose name contains --platform's
+// NAME, else VKCL_DIFF_OPENCL_PLATFORM (case-insensitive; default: PoCL when present,
 // else the first), and its first device (or the one whose name contains
 // VKCL_DIFF_OPENCL_DEVICE). It runs in its own process so that the OpenCL
 // implementation's LLVM never shares a process with vkcl's, and a crash in
@@ -34,6 +44,7 @@
 #include <vector>
 
 #include "corpus.h"
+#include "worker.h"
 
 namespace {
 
@@ -44,7 +55,7 @@ using namespace vkcl::corpus;
   X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext)             \
   X(clCreateCommandQueue) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)             \
   X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer) X(clEnqueueNDRangeKernel) X(clFinish)                  \
-  X(clEnqueueReadBuffer) X(clReleaseMemObject) X(clReleaseKernel) X(clReleaseProgram) X(clReleaseCommandQueue) \
+  X(clEnqueueReadBuffer) X(clGetEventProfilingInfo) X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel) X(clReleaseProgram) X(clReleaseCommandQueue) \
   X(clReleaseContext)
 
 struct OpenCL {
@@ -117,7 +128,8 @@ struct Context {
 };
 
 // Picks the platform and device; returns "" or why it could not.
-std::string open_device(Context& ctx, std::string& description) {
+// `platform`: a substring of the platform's name; empty: VKCL_DIFF_OPENCL_PLATFORM's.
+std::string open_device(Context& ctx, std::string& description, bool profiling, const std::string& platform) {
   const std::string library = env("VKCL_DIFF_OPENCL_LIBRARY").empty() ? "libOpenCL.so.1" : env("VKCL_DIFF_OPENCL_LIBRARY");
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) return "cannot load the OpenCL library " + library + ": " + dlerror();
@@ -131,16 +143,16 @@ std::string open_device(Context& ctx, std::string& description) {
   if (cl.clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return "no OpenCL platform is installed";
   std::vector<cl_platform_id> platforms(count);
   cl.clGetPlatformIDs(count, platforms.data(), nullptr);
-  const std::string wanted = lower(env("VKCL_DIFF_OPENCL_PLATFORM"));
+  const std::string wanted = lower(platform.empty() ? env("VKCL_DIFF_OPENCL_PLATFORM") : platform);
   cl_platform_id chosen = nullptr;
   std::string names;
   for (cl_platform_id p : platforms) {
     std::string name = platform_string(p, CL_PLATFORM_NAME);
     names += (names.empty() ? "" : ", ") + name;
     std::string l = lower(name);
-    if (!chosen && (wanted.empty() ? l.find("portable computing language") != std::string::npos || l.find("pocl") != std::string::npos
-                                   : l.find(wanted) != std::string::npos))
-      chosen = p;
+    // PoCL calls itself "Portable Computing Language": "pocl" finds it too.
+    const bool is_pocl = l.find("portable computing language") != std::string::npos || l.find("pocl") != std::string::npos;
+    if (!chosen && (wanted.empty() || wanted == "pocl" ? is_pocl : l.find(wanted) != std::string::npos)) chosen = p;
   }
   if (!chosen && !wanted.empty()) return "no OpenCL platform's name contains '" + wanted + "' (there are: " + names + ")";
   if (!chosen) chosen = platforms[0];
@@ -161,7 +173,7 @@ std::string open_device(Context& ctx, std::string& description) {
   cl_int error = CL_SUCCESS;
   ctx.context = cl.clCreateContext(nullptr, 1, &ctx.device, nullptr, nullptr, &error);
   if (error != CL_SUCCESS) return "clCreateContext failed with " + std::to_string(error);
-  ctx.queue = cl.clCreateCommandQueue(ctx.context, ctx.device, 0, &error);
+  ctx.queue = cl.clCreateCommandQueue(ctx.context, ctx.device, profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &error);
   if (error != CL_SUCCESS) return "clCreateCommandQueue failed with " + std::to_string(error);
   ctx.capabilities = device_capabilities(ctx.device);
   description = "platform: " + platform_string(chosen, CL_PLATFORM_NAME) + " (" +
@@ -177,8 +189,39 @@ void write_file(const fs::path& path, const void* data, size_t size) {
   if (!out) throw Failure{"opencl-error", "cannot write " + path.string()};
 }
 
-// Builds and runs one kernel; writes its checked buffers. Returns the timing note.
-std::string run_kernel(Context& ctx, const KernelSpec& spec, const fs::path& out_dir) {
+// `runs` runs of what `enqueue` enqueues, each timed by its event, or on the
+// host where the events carry no times. Decided at the first run: an event
+// that says the kernel took under a microsecond of a wait over 100 us
+// carries none (rusticl in Mesa 22.3 answers 1 ns).
+template <typename Enqueue>
+KernelTiming time_runs(Context& ctx, int runs, Enqueue enqueue) {
+  std::vector<double> event_ms, host_ms;
+  for (int i = 0; i < runs; ++i) {
+    cl_event event = nullptr;
+    const auto start = std::chrono::steady_clock::now();
+    check(enqueue(&event), "clEnqueueNDRangeKernel");
+    check(cl.clFinish(ctx.queue), "clFinish");
+    host_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    cl_ulong begin = 0, end = 0;
+    const bool has_times =
+        cl.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof begin, &begin, nullptr) == CL_SUCCESS &&
+        cl.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
+        end > begin && !(end - begin < 1000 && host_ms.back() > 0.1);
+    cl.clReleaseEvent(event);
+    if (has_times && event_ms.size() == size_t(i)) event_ms.push_back(double(end - begin) / 1e6);
+  }
+  KernelTiming timing;
+  timing.runs = runs;
+  timing.host_clock = event_ms.size() != host_ms.size();
+  const std::vector<double>& samples = timing.host_clock ? host_ms : event_ms;
+  timing.median_ms = median(samples);
+  timing.min_ms = *std::min_element(samples.begin(), samples.end());
+  return timing;
+}
+
+// Builds and runs one kernel; writes its checked buffers; then `timed_runs`
+// timed runs. Returns the note on its times.
+std::string run_kernel(Context& ctx, const KernelSpec& spec, const fs::path& out_dir, int timed_runs) {
   for (const std::string& r : spec.requires_)
     if (std::find(ctx.capabilities.begin(), ctx.capabilities.end(), r) == ctx.capabilities.end())
       throw Failure{"opencl-unsupported", "the OpenCL device lacks " + r};
@@ -240,9 +283,11 @@ std::string run_kernel(Context& ctx, const KernelSpec& spec, const fs::path& out
     local[d] = spec.local[d];
     offset[d] = spec.offset[d];
   }
-  check(cl.clEnqueueNDRangeKernel(ctx.queue, held.kernel, spec.dims, spec.has_offset ? offset : nullptr, global,
-                                  spec.has_local ? local : nullptr, 0, nullptr, nullptr),
-        "clEnqueueNDRangeKernel");
+  auto enqueue = [&](cl_event* event) {
+    return cl.clEnqueueNDRangeKernel(ctx.queue, held.kernel, spec.dims, spec.has_offset ? offset : nullptr, global,
+                                     spec.has_local ? local : nullptr, 0, nullptr, event);
+  };
+  check(enqueue(nullptr), "clEnqueueNDRangeKernel");
   check(cl.clFinish(ctx.queue), "clFinish");
   std::string overrun;
   for (size_t i = 0; i < spec.args.size(); ++i) {
@@ -266,7 +311,8 @@ std::string run_kernel(Context& ctx, const KernelSpec& spec, const fs::path& out
   char note[96];
   std::snprintf(note, sizeof note, "build %.3f s, run %.3f s",
                 std::chrono::duration<double>(built - start).count(), std::chrono::duration<double>(done - built).count());
-  return note;
+  if (timed_runs == 0) return note;
+  return timing_line(time_runs(ctx, timed_runs, enqueue)) + "\n" + note;
 }
 
 }  // namespace
@@ -274,22 +320,28 @@ std::string run_kernel(Context& ctx, const KernelSpec& spec, const fs::path& out
 int main(int argc, char** argv) {
   fs::path out_dir;
   std::vector<fs::path> files;
+  std::string platform;
+  bool bench_scale = false;
+  int timed_runs = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--out" && i + 1 < argc) out_dir = argv[++i];
+    else if (a == "--platform" && i + 1 < argc) platform = argv[++i];
+    else if (a == "--bench-scale") bench_scale = true;
+    else if (a == "--repeat" && i + 1 < argc) timed_runs = std::atoi(argv[++i]);
     else files.emplace_back(a);
   }
-  if (out_dir.empty()) {
-    std::fprintf(stderr, "usage: vkcl_diff_opencl --out DIR FILE.cl...\n");
+  if (out_dir.empty() || timed_runs < 0) {
+    std::fprintf(stderr, "usage: vkcl_diff_opencl --out DIR [--platform NAME] [--bench-scale] [--repeat N] FILE.cl...\n");
     return 2;
   }
   fs::create_directories(out_dir);
   Context ctx;
   std::string description;
-  std::string why = open_device(ctx, description);
+  std::string why = open_device(ctx, description, timed_runs > 0, platform);
   if (!why.empty()) {
     std::ofstream(out_dir / "fatal.txt", std::ios::trunc) << why << "\n";
-    return 3;
+    return kWorkerFatal;
   }
   std::ofstream(out_dir / "platform.txt", std::ios::trunc) << description;
 
@@ -298,8 +350,8 @@ int main(int argc, char** argv) {
     std::string status = "ok", message;
     auto start = std::chrono::steady_clock::now();
     try {
-      KernelSpec spec = load_spec(file);
-      message = run_kernel(ctx, spec, out_dir);
+      const KernelSpec spec = bench_scale ? at_bench_scale(load_spec(file)) : load_spec(file);
+      message = run_kernel(ctx, spec, out_dir, timed_runs);
     } catch (const Failure& f) {
       status = f.status;
       message = f.message;
@@ -308,11 +360,7 @@ int main(int argc, char** argv) {
       message = e.what();
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const fs::path result = out_dir / (id + ".opencl");
-    fs::path temporary = result;
-    temporary += ".tmp";
-    std::ofstream(temporary, std::ios::trunc) << status << "\n" << seconds << "\n" << message << "\n";
-    fs::rename(temporary, result);
+    write_result(out_dir, id, ".opencl", status, seconds, message);
   }
   if (ctx.queue) cl.clReleaseCommandQueue(ctx.queue);
   if (ctx.context) cl.clReleaseContext(ctx.context);

@@ -1,0 +1,174 @@
+// vkcl-corpus-bench: times every kernel of shaders/corpus/ on vkcl and on
+// OpenCL platforms side by side (issue 15), at the size its @bench-* header
+// lines give (shaders/corpus/README.md, "Benchmark scale"). Each kernel runs
+// once per implementation and vkcl's outputs are compared with each
+// platform's, as the differential test does; then it is timed --repeat times
+// (vkcl: Vulkan timestamps around the kernel; OpenCL: event profiling).
+// Reports the median times, the ratios (OpenCL time / vkcl time), and per
+// platform their geomean, the worst ten and a histogram, with a chart.
+// `vkcl-corpus-bench --help`.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "corpus.h"
+#include "opencl_platform.h"
+#include "options.h"
+#include "report.h"
+#include "vkcl_side.h"
+#include "worker.h"
+
+namespace vkcl::corpus_bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSourceDir = VKCL_SOURCE_DIR;
+const fs::path kCorpusDir = kSourceDir / "shaders" / "corpus";
+
+std::string now_text() {
+  char text[64];
+  const std::time_t t = std::time(nullptr);
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&t));
+  return text;
+}
+
+std::optional<corpus::KernelTiming> timing_of(const std::vector<double>& times_ms) {
+  if (times_ms.empty()) return std::nullopt;
+  corpus::KernelTiming timing;
+  timing.median_ms = corpus::median(times_ms);
+  timing.min_ms = *std::min_element(times_ms.begin(), times_ms.end());
+  timing.runs = int(times_ms.size());
+  return timing;
+}
+
+// One kernel on vkcl and every platform, one at a time, starting from
+// implementation `first` so that none always runs first (a machine whose
+// speed drifts slows them alike); then the outputs compared.
+KernelResult bench_kernel(Device& device, const corpus::KernelSpec& spec, std::vector<OpenClPlatform>& platforms,
+                          int repeat, size_t first) {
+  KernelResult result;
+  result.id = spec.id;
+  corpus::Side vkcl;
+  std::vector<corpus::Side> opencl(platforms.size());
+  result.platforms.resize(platforms.size());
+  const size_t steps = platforms.size() + 1;
+  for (size_t s = 0; s < steps; ++s) {
+    const size_t step = (first + s) % steps;
+    if (step == 0) vkcl = corpus::run_vkcl(device, spec, kSourceDir, repeat);
+    else result.platforms[step - 1] = platforms[step - 1].run(spec, opencl[step - 1]);
+  }
+  result.vkcl_status = vkcl.status;
+  result.vkcl_detail = vkcl.status == "ok" && !vkcl.timing_error.empty() ? "timing: " + vkcl.timing_error : vkcl.detail;
+  result.vkcl_timing = timing_of(vkcl.times_ms);
+  for (size_t p = 0; p < platforms.size(); ++p) judge(spec, vkcl, opencl[p], result.platforms[p]);
+  return result;
+}
+
+// Whether `k` failed in a way the expected-failures list does not allow:
+// vkcl could not run it, or its outputs disagree with a platform's.
+bool unexpected_failure(const KernelResult& k) {
+  if (k.listed || (!k.skipped.empty() && k.vkcl_status != "spec-error")) return false;
+  if (k.vkcl_status != "ok") return true;
+  return std::any_of(k.platforms.begin(), k.platforms.end(), [](const PlatformResult& p) { return p.status == "mismatch"; });
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse_options(argc, argv, kCorpusDir.string(), (kCorpusDir / "EXPECTED_FAILURES.txt").string());
+  ::setenv("RUSTICL_ENABLE", "swrast", 0);
+  const auto expectations = corpus::parse_expectations(corpus::read_file(o.expectations), o.expectations);
+  fs::create_directories(o.out);
+
+  Run run;
+  run.threshold_ms = o.threshold_ms;
+  std::string command = "vkcl-corpus-bench";
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+  run.header.push_back("vkcl-corpus-bench, " + now_text() + ", " + (o.bench_scale ? "bench scale" : "test scale") + ", " +
+                       std::to_string(o.repeat) + " timed runs per kernel (median)");
+  run.header.push_back("command: " + command);
+  Device device = Device::create(o.device);
+  run.header.push_back("vkcl: " + device.describe() + ", Vulkan timestamps around the kernel");
+
+  const fs::path scratch = fs::path(o.out) / "opencl-scratch";
+  std::vector<OpenClPlatform> platforms;
+  const std::vector<std::string> selectors = o.opencl.empty() ? std::vector<std::string>{""} : o.opencl;
+  for (size_t p = 0; p < selectors.size(); ++p)
+    platforms.emplace_back(VKCL_DIFF_OPENCL_WORKER, selectors[p], scratch / std::to_string(p), o.bench_scale, o.repeat);
+
+  std::vector<fs::path> files;
+  for (const fs::path& f : corpus::list_corpus(kCorpusDir))
+    if (o.only.empty() || std::find(o.only.begin(), o.only.end(), f.stem().string()) != o.only.end()) files.push_back(f);
+
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string id = files[i].stem().string();
+    KernelResult k;
+    try {
+      const corpus::KernelSpec spec = corpus::load_spec(files[i]);
+      if (!spec.bench.skip.empty()) {
+        k.id = id;
+        k.skipped = "@bench-skip: " + spec.bench.skip;
+      } else {
+        k = bench_kernel(device, o.bench_scale ? corpus::at_bench_scale(spec) : spec, platforms, o.repeat,
+                         i % (platforms.size() + 1));
+      }
+    } catch (const corpus::SpecError& e) {
+      k.id = id;
+      k.vkcl_status = "spec-error";
+      k.skipped = e.what();
+    }
+    k.listed = expectations.contains(id);
+    std::fprintf(stderr, "%s: vkcl %s", id.c_str(),
+                 k.vkcl_timing ? (std::to_string(k.vkcl_timing->median_ms) + " ms").c_str() : k.vkcl_status.c_str());
+    for (size_t p = 0; p < k.platforms.size(); ++p)
+      std::fprintf(stderr, ", %s %s", platforms[p].platform().name.c_str(),
+                   k.platforms[p].timing && k.platforms[p].status == "ok"
+                       ? (std::to_string(k.platforms[p].timing->median_ms) + " ms").c_str()
+                       : k.platforms[p].status.c_str());
+    std::fprintf(stderr, "%s\n", k.skipped.empty() ? "" : (" (" + k.skipped + ")").c_str());
+    run.kernels.push_back(std::move(k));
+  }
+  for (const OpenClPlatform& p : platforms) run.platforms.push_back(p.platform());
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+
+  const std::string stem = (fs::path(o.out) / "corpus-bench").string();
+  write_csv(run, stem + ".csv");
+  const std::string chart = write_chart(run, stem);
+  std::string text = format_report(run);
+  text += "\n" + chart + "\nCSV: " + stem + ".csv; this report: " + stem + ".txt\n";
+  int unexpected = 0;
+  for (const KernelResult& k : run.kernels)
+    if (unexpected_failure(k)) {
+      text += (unexpected++ ? "" : "\nFailures the expected-failures list (" + o.expectations + ") does not allow:\n");
+      text += "  " + k.id + "\n";
+    }
+  std::ofstream(stem + ".txt") << text;
+  std::cout << text;
+  return unexpected ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace vkcl::corpus_bench
+
+int main(int argc, char** argv) {
+  try {
+    return vkcl::corpus_bench::run(argc, argv);
+  } catch (const vkcl::corpus_bench::UsageError& e) {
+    if (*e.what() == '\0') {
+      std::cout << vkcl::corpus_bench::kUsage;
+      return 0;
+    }
+    std::cerr << "vkcl-corpus-bench: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "vkcl-corpus-bench: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,100 @@
+#include "options.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+namespace vkcl::corpus_bench {
+
+const char* const kUsage = R"(usage: vkcl-corpus-bench [options]
+
+Times every kernel of shaders/corpus/ on vkcl and on OpenCL platforms, one
+kernel at a time (vkcl, then each platform, the order rotating from kernel to
+kernel), after checking that vkcl's outputs agree with each platform's.
+Writes corpus-bench.{txt,csv,dat,gp,png} to --out.
+
+  --scale bench|test   bench (default): with each header's @bench-* lines
+                       applied; test: at the differential test's sizes
+  --repeat N           timed runs per kernel and implementation (default 10);
+                       the report gives their median
+  --opencl NAME        an OpenCL platform whose name contains NAME (case-
+                       insensitive); repeat it (or NAME,NAME) for several.
+                       Default: $VKCL_DIFF_OPENCL_PLATFORM, else PoCL, else the first
+  --only ID[,ID...]    only these kernels (file names without .cl)
+  --threshold-us US    the summary's geomean and target count kernels whose
+                       OpenCL time exceeds this (default 20)
+  --device INDEX|NAME  the Vulkan device (default: $VKCL_DEVICE, else vkcl's choice)
+  --expectations FILE  the expected-failures list (default: $VKCL_DIFF_EXPECTATIONS,
+                       else shaders/corpus/EXPECTED_FAILURES.txt)
+  --out DIR            where the report goes (default: $OUT, else .)
+
+Exit status: 0; 1 when a kernel the list does not expect to fail failed on
+vkcl or disagreed with a platform, or the run could not start; 2 for a bad
+command line. RUSTICL_ENABLE defaults to swrast (rusticl on llvmpipe).
+)";
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+double positive_number(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value > 0)) throw UsageError(flag + " takes a positive number, not '" + text + "'");
+  return value;
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv, const std::string& corpus_dir, const std::string& default_expectations) {
+  Options o;
+  if (const char* out = std::getenv("OUT"); out && *out) o.out = out;
+  if (const char* list = std::getenv("VKCL_DIFF_EXPECTATIONS"); list && *list) o.expectations = list;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw UsageError(flag + " needs a value");
+      return argv[++i];
+    };
+    if (flag == "--help" || flag == "-h") {
+      throw UsageError("");
+    } else if (flag == "--scale") {
+      const std::string scale = value();
+      if (scale != "bench" && scale != "test") throw UsageError("--scale takes bench or test, not '" + scale + "'");
+      o.bench_scale = scale == "bench";
+    } else if (flag == "--repeat") {
+      const std::string text = value();
+      const double n = positive_number(flag, text);
+      if (n != double(int(n)) || n > 100000) throw UsageError("--repeat takes a count from 1 to 100000, not '" + text + "'");
+      o.repeat = int(n);
+    } else if (flag == "--opencl") {
+      for (const std::string& name : split_list(value())) o.opencl.push_back(name);
+    } else if (flag == "--only") {
+      for (const std::string& id : split_list(value())) {
+        if (!std::filesystem::exists(std::filesystem::path(corpus_dir) / (id + ".cl")))
+          throw UsageError("--only: no kernel '" + id + "' in " + corpus_dir);
+        o.only.push_back(id);
+      }
+    } else if (flag == "--threshold-us") {
+      o.threshold_ms = positive_number(flag, value()) / 1000;
+    } else if (flag == "--device") {
+      o.device = value();
+    } else if (flag == "--expectations") {
+      o.expectations = value();
+    } else if (flag == "--out") {
+      o.out = value();
+    } else {
+      throw UsageError("unknown option '" + flag + "' (see --help)");
+    }
+  }
+  if (o.expectations.empty()) o.expectations = default_expectations;
+  return o;
+}
+
+}  // namespace vkcl::corpus_bench

@@ -1,0 +1,32 @@
+// vkcl-corpus-bench's command line.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vkcl::corpus_bench {
+
+struct Options {
+  std::vector<std::string> only;      // kernel ids; empty: every kernel of the corpus
+  bool bench_scale = true;            // false: the header's normal (differential) size
+  int repeat = 10;                    // timed runs per kernel and implementation
+  std::vector<std::string> opencl;    // platform name substrings; empty: the differential test's default
+  std::string out = ".";
+  double threshold_ms = 0.02;
+  std::string device;                 // Vulkan device selector (VKCL_DEVICE's syntax)
+  std::string expectations;           // the expected-failures list
+};
+
+// A bad command line (its message names the argument); an empty message asks for the usage.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+extern const char* const kUsage;
+
+// `corpus_dir` to check --only's ids; `default_expectations` when neither
+// --expectations nor VKCL_DIFF_EXPECTATIONS names one.
+Options parse_options(int argc, char** argv, const std::string& corpus_dir, const std::string& default_expectations);
+
+}  // namespace vkcl::corpus_bench

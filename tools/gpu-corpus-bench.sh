@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the corpus benchmark (vkcl-corpus-bench, issue 15) from build-gpu/
+# (made by tools/gpu-bundle.sh, whose run of the tests labelled gpu records
+# every corpus kernel's module: the differential test and the benchmark's
+# test-scale run build the same source with the same options, so the
+# bench-scale run here replays them) on this machine's GPU, against NVIDIA's
+# OpenCL: every corpus kernel at its @bench-* size, checked against NVIDIA's
+# outputs, then timed. Results: the report on stdout, and
+# corpus-bench.{txt,csv,dat,gp} (and .png where gnuplot exists) in $OUT, else
+# build-gpu/corpus-bench. Extra arguments go to vkcl-corpus-bench (e.g.
+# --repeat 20, --only algo_sgemm_tiled, --opencl pocl for another platform;
+# --help for the rest).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+made_in=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$root/build-gpu/CMakeCache.txt")
+if [[ "$made_in" != "$root" && ! -e "$made_in" ]]; then
+  mkdir -p "$(dirname "$made_in")"
+  ln -s "$root" "$made_in"
+fi
+export VKCL_MODULE_CACHE="$made_in/build-gpu/modules"
+# NVIDIA's OpenCL driver without an ICD file: name its library to the loader
+# (ocl-icd's OCL_ICD_FILENAMES); without a loader, use the copy vkcl-bench's
+# build puts beside it.
+if [[ ! -e /etc/OpenCL/vendors/nvidia.icd && -z "${OCL_ICD_FILENAMES:-}" ]] &&
+  { ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl\.so\.1'; }; then
+  export OCL_ICD_FILENAMES=libnvidia-opencl.so.1
+fi
+if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1' && [[ -e "$made_in/build-gpu/tools/bench/libOpenCL.so.1" ]]; then
+  export VKCL_DIFF_OPENCL_LIBRARY="$made_in/build-gpu/tools/bench/libOpenCL.so.1"
+fi
+out=${OUT:-$made_in/build-gpu/corpus-bench}
+opencl=(--opencl nvidia)
+for arg in "$@"; do [[ "$arg" == --opencl ]] && opencl=(); done
+exec "$made_in/build-gpu/tools/corpus_bench/vkcl-corpus-bench" "${opencl[@]}" --out "$out" "$@"
