@@ -12,22 +12,8 @@
 # --help for the rest).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-made_in=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$root/build-gpu/CMakeCache.txt")
-if [[ "$made_in" != "$root" && ! -e "$made_in" ]]; then
-  mkdir -p "$(dirname "$made_in")"
-  ln -s "$root" "$made_in"
-fi
-export VKCL_MODULE_CACHE="$made_in/build-gpu/modules"
-# NVIDIA's OpenCL driver without an ICD file: name its library to the loader
-# (ocl-icd's OCL_ICD_FILENAMES); without a loader, use the copy vkcl-bench's
-# build puts beside it.
-if [[ ! -e /etc/OpenCL/vendors/nvidia.icd && -z "${OCL_ICD_FILENAMES:-}" ]] &&
-  { ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl\.so\.1'; }; then
-  export OCL_ICD_FILENAMES=libnvidia-opencl.so.1
-fi
-if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1' && [[ -e "$made_in/build-gpu/tools/bench/libOpenCL.so.1" ]]; then
-  export VKCL_DIFF_OPENCL_LIBRARY="$made_in/build-gpu/tools/bench/libOpenCL.so.1"
-fi
+# shellcheck source=tools/gpu-env.sh
+source "$root/tools/gpu-env.sh"
 out=${OUT:-$made_in/build-gpu/corpus-bench}
 opencl=(--opencl nvidia)
 for arg in "$@"; do [[ "$arg" == --opencl ]] && opencl=(); done

@@ -5,11 +5,7 @@
 # Results: ctest's output, and JUnit XML in $OUT (or build-gpu/) when set.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-made_in=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$root/build-gpu/CMakeCache.txt")
-if [[ "$made_in" != "$root" && ! -e "$made_in" ]]; then
-  mkdir -p "$(dirname "$made_in")"
-  ln -s "$root" "$made_in"
-fi
-export VKCL_MODULE_CACHE="$made_in/build-gpu/modules"
+# shellcheck source=tools/gpu-env.sh
+source "$root/tools/gpu-env.sh"
 cd "$made_in/build-gpu"
 ctest -L gpu --output-on-failure --output-junit "${OUT:-$made_in/build-gpu}/gpu-tests.xml" "$@"
