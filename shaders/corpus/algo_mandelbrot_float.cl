@@ -13,11 +13,11 @@
 // @arg step float 0.046875
 // @arg max_iter int 256
 // @check iters exact
-// @bench-global 2048,1536
-// @bench-arg iters global uint[3145728] zero
-// @bench-arg width int 2048
-// @bench-arg height int 1536
-// @bench-arg step float 0.00146484375
+// @bench-global 1024,768
+// @bench-arg iters global uint[786432] zero
+// @bench-arg width int 1024
+// @bench-arg height int 768
+// @bench-arg step float 0.0029296875
 // @bench-arg max_iter int 512
 #pragma OPENCL FP_CONTRACT OFF
 

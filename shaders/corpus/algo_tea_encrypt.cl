@@ -4,8 +4,8 @@
 // @arg blocks global uint2[256] bits(53)
 // @arg key uint4 0x01234567,0x89abcdef,0xfedcba98,0x76543210
 // @check blocks exact
-// @bench-global 8388608
-// @bench-arg blocks global uint2[8388608] bits(53)
+// @bench-global 4194304
+// @bench-arg blocks global uint2[4194304] bits(53)
 __kernel void tea(__global uint2* blocks, uint4 key) {
   uint2 v = blocks[get_global_id(0)];
   uint sum = 0;
