@@ -29,6 +29,11 @@ class TwinTrial : public Trial {
       : device_(std::move(device)), case_(c), transfers_(*device_), kernel_(*device_), timer_(*device_) {
     const RawDevice& d = *device_;
     for (const BufferSpec& spec : c.buffers) {
+      // A descriptor reaches at most this far (128 MiB on lavapipe, so not its --size large).
+      if (spec.bytes > d.properties().limits.maxStorageBufferRange)
+        throw std::runtime_error("buffer '" + spec.name + "' has " + std::to_string(spec.bytes) +
+                                 " bytes, over the device's maxStorageBufferRange (" +
+                                 std::to_string(d.properties().limits.maxStorageBufferRange) + ")");
       buffers_.push_back(make_buffer(d, spec.bytes, kStorage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT));
       upload(d, transfers_, buffers_.back(), spec.input);
     }
