@@ -59,8 +59,8 @@ one per OpenCL platform.
   --out DIR                  where vkcl-bench.{txt,csv,dat,gp,png} go
                              (default: $OUT when set, else the current directory)
   --pipeline-statistics      print the Vulkan driver's statistics of every vkcl and
-                             twin pipeline (register count, ...), where the device has
-                             VK_KHR_pipeline_executable_properties
+                             twin_bda pipeline (register count, ...), where the device has
+                             VK_KHR_pipeline_executable_properties (not yet the twin's)
 
 RUSTICL_ENABLE defaults to swrast, so Mesa's rusticl shows llvmpipe.
 )";
