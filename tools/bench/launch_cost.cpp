@@ -1,11 +1,13 @@
 #include "launch_cost.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <span>
 #include <stdexcept>
 
 #include "raw_objects.h"
