@@ -14,7 +14,8 @@ kernel), after checking that vkcl's outputs agree with each platform's.
 Writes corpus-bench.{txt,csv,dat,gp,png} to --out.
 
   --scale bench|test   bench (default): with each header's @bench-* lines
-                       applied; test: at the differential test's sizes
+                       applied (@bench-skip kernels left out); test: every
+                       kernel at the differential test's sizes
   --repeat N           timed runs per kernel and implementation (default 10);
                        the report gives their median
   --opencl NAME        an OpenCL platform whose name contains NAME (case-
@@ -30,7 +31,7 @@ Writes corpus-bench.{txt,csv,dat,gp,png} to --out.
 
 Exit status: 0; 1 when a kernel the list does not expect to fail failed on
 vkcl or disagreed with a platform, or the run could not start; 2 for a bad
-command line. RUSTICL_ENABLE defaults to swrast (rusticl on llvmpipe).
+command line; 3 when no OpenCL platform could run. RUSTICL_ENABLE defaults to swrast (rusticl on llvmpipe).
 )";
 
 namespace {

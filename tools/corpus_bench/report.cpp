@@ -94,8 +94,10 @@ std::string format_report(const Run& run) {
     const bool host_clock = std::any_of(run.kernels.begin(), run.kernels.end(), [&](const KernelResult& k) {
       return p < k.platforms.size() && k.platforms[p].timing && k.platforms[p].timing->host_clock;
     });
-    out << platform.name << ": " << (platform.description.empty() ? platform.unavailable : platform.description)
-        << (host_clock ? "; timed on the host around clFinish (its events carry no times)" : "; event profiling") << '\n';
+    if (platform.description.empty()) out << platform.name << ": " << platform.unavailable << '\n';
+    else
+      out << platform.name << ": " << platform.description
+          << (host_clock ? "; timed on the host around clFinish (its events carry no times)" : "; event profiling") << '\n';
   }
   out << "\nKernel time, median ms, and vkcl's speed against each platform (its time / vkcl's)\n\n";
   std::string head = left("kernel", 36) + right("vkcl ms", 11);
