@@ -17,12 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Arguments rotate through pools of kPool buffers: dispatch i reads inputs
-// i, i + 1 and i + 2 (mod kPool), each holding 1 << its index, and writes
-// word i / kPool of output i mod kPool, so every argument changes at every
-// dispatch and no two dispatches touch one word.
-constexpr uint32_t kPool = 8;
-
 struct Arguments {
   std::array<const RawBuffer*, 4> buffers;  // a, b, c (read), d (written)
   uint32_t slot;
@@ -211,18 +205,19 @@ LaunchCost measure(LaunchCost row, const std::string& device_name, RawFeatures f
     constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     const VkBufferUsageFlags usage = kUsage | (d.enabled().buffer_device_address ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
-    const uint32_t words = (uint32_t(dispatches) + kPool - 1) / kPool;
+    const uint32_t words = launch_words(dispatches);
     RawCommands commands(d);
     RawTimer timer(d);
     std::vector<RawBuffer> inputs, outputs;
-    for (uint32_t j = 0; j < kPool; ++j) {
+    for (uint32_t j = 0; j < kLaunchPool; ++j) {
       inputs.push_back(make_buffer(d, 4, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT));
       const uint32_t value = 1u << j;
       upload(d, commands, inputs.back(), std::as_bytes(std::span(&value, 1)));
       outputs.push_back(make_buffer(d, words * 4, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT));
     }
     const auto arguments = [&](uint32_t i) {
-      return Arguments{{&inputs[i % kPool], &inputs[(i + 1) % kPool], &inputs[(i + 2) % kPool], &outputs[i % kPool]}, i / kPool};
+      const LaunchArguments a = launch_arguments(i);
+      return Arguments{{&inputs[a.a], &inputs[a.b], &inputs[a.c], &outputs[a.d]}, a.slot};
     };
     // Round 0 is checked, not timed.
     for (int round = 0; round <= repeat; ++round) {
@@ -250,15 +245,7 @@ LaunchCost measure(LaunchCost row, const std::string& device_name, RawFeatures f
       if (round == 0) {
         std::vector<std::vector<std::byte>> written;
         for (const RawBuffer& out : outputs) written.push_back(download(d, commands, out, words * 4));
-        for (uint32_t i = 0; i < uint32_t(dispatches); ++i) {
-          const uint32_t slot = i / kPool;
-          uint32_t got;
-          std::memcpy(&got, written[i % kPool].data() + slot * 4, 4);
-          const uint32_t expected = (1u << (i % kPool)) + (1u << ((i + 1) % kPool)) + (1u << ((i + 2) % kPool)) + slot;
-          if (got != expected)
-            return fail("wrong result", "dispatch " + std::to_string(i) + " wrote " + std::to_string(got) + ", expected " +
-                                            std::to_string(expected));
-        }
+        if (std::string wrong = check_launch_outputs(written, dispatches); !wrong.empty()) return fail("wrong result", wrong);
         continue;
       }
       const double n = dispatches;
@@ -273,6 +260,24 @@ LaunchCost measure(LaunchCost row, const std::string& device_name, RawFeatures f
 }
 
 }  // namespace
+
+LaunchArguments launch_arguments(uint32_t i) {
+  return {i % kLaunchPool, (i + 1) % kLaunchPool, (i + 2) % kLaunchPool, i % kLaunchPool, i / kLaunchPool};
+}
+
+uint32_t launch_words(int dispatches) { return (uint32_t(dispatches) + kLaunchPool - 1) / kLaunchPool; }
+
+std::string check_launch_outputs(const std::vector<std::vector<std::byte>>& outputs, int dispatches) {
+  for (uint32_t i = 0; i < uint32_t(dispatches); ++i) {
+    const LaunchArguments args = launch_arguments(i);
+    uint32_t got;
+    std::memcpy(&got, outputs.at(args.d).data() + args.slot * 4, 4);
+    const uint32_t expected = (1u << args.a) + (1u << args.b) + (1u << args.c) + args.slot;
+    if (got != expected)
+      return "dispatch " + std::to_string(i) + " wrote " + std::to_string(got) + ", expected " + std::to_string(expected);
+  }
+  return "";
+}
 
 std::vector<LaunchCost> measure_launch_cost(const std::string& device_name, const std::string& launch_dir, int dispatches,
                                             int repeat) {

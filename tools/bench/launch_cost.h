@@ -15,10 +15,16 @@
 // them: the device's time is the cost of a dispatch and its arguments.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "paths.h"
+
+namespace vkcl {
+class Device;
+}
 
 namespace vkcl::bench {
 
@@ -31,10 +37,35 @@ struct LaunchCost {
   RunResult gpu;       // device: timestamps before the first dispatch and after the last
 };
 
+// What every launch-cost path dispatches: pools of kLaunchPool input buffers
+// (input j holds the uint 1 << j) and kLaunchPool output buffers of
+// launch_words() uints; dispatch i reads inputs i, i + 1 and i + 2 (mod the
+// pool) and writes word i / kLaunchPool of output i mod kLaunchPool, so every
+// argument changes at every dispatch and no two dispatches touch one word.
+constexpr uint32_t kLaunchPool = 8;
+struct LaunchArguments {
+  uint32_t a, b, c, d;  // pool indices: inputs a, b, c; output d
+  uint32_t slot;        // the word of d
+};
+LaunchArguments launch_arguments(uint32_t dispatch);
+uint32_t launch_words(int dispatches);
+// Given the output buffers' contents: empty when every dispatch wrote its
+// word, else the first that did not, in words.
+std::string check_launch_outputs(const std::vector<std::vector<std::byte>>& outputs, int dispatches);
+
 // `dispatches` per command buffer, `repeat` timed command buffers per
 // method after one whose every result is checked; `launch_dir` holds the
 // compiled addresses.spv and descriptors.spv.
 std::vector<LaunchCost> measure_launch_cost(const std::string& device_name, const std::string& launch_dir, int dispatches,
                                             int repeat);
+
+// The same dispatches through vkcl's runtime (shaders/bench/launch.cl, built
+// as vkcl-bench builds every kernel): per dispatch Kernel::set_arg for the
+// five arguments and CommandList::enqueue ("record": what clSetKernelArg and
+// clEnqueueNDRangeKernel would cost), then Device::submit, which records the
+// Vulkan command buffer, and Event::wait ("submit"). No GPU time: vkcl puts a
+// barrier between consecutive kernels (OpenCL's in-order queue), and its
+// timestamps would add two per dispatch.
+LaunchCost vkcl_launch_cost(Device& device, const std::string& source_root, int dispatches, int repeat);
 
 }  // namespace vkcl::bench

@@ -127,7 +127,8 @@ std::string format_report(const Report& report) {
         continue;
       }
       out << pad(l.method, 44, false) << pad(fixed(median(l.record.samples), 3), 12) << pad(fixed(median(l.submit.samples), 3), 12)
-          << pad(fixed(median(l.gpu.samples), 3), 12) << pad(std::to_string(l.record.samples.size()), 8) << '\n';
+          << pad(l.gpu.ok() ? fixed(median(l.gpu.samples), 3) : "-", 12) << pad(std::to_string(l.record.samples.size()), 8)
+          << '\n';
     }
   }
 
