@@ -20,13 +20,15 @@
 // each timed from its event's COMMAND_START to COMMAND_END, and adds the
 // median and minimum as a timing line (worker.h) to the details. Where the
 // platform's events carry no times (rusticl in Mesa 22.3), each run is timed
-// on the host around the enqueue and clFinish, and the line says so. DIR/platform.txt names the platform and device; when there is
-// none, DIR/fatal.txt says why and the exit status is 3.
+// on the host around the enqueue and clFinish, and the line says so.
+//
+// DIR/platform.txt names the platform and device; when there is none,
+// DIR/fatal.txt says why and the exit status is 3.
 //
 // It loads the OpenCL ICD loader at run time (VKCL_DIFF_OPENCL_LIBRARY, else
 // libOpenCL.so.1) and picks the platform whose name contains --platform's
-// NAME, else VKCL_DIFF_OPENCL_PLATFORM (case-insensitive; default: PoCL when present,
-// else the first), and its first device (or the one whose name contains
+// NAME, else VKCL_DIFF_OPENCL_PLATFORM (case-insensitive; "pocl" finds PoCL;
+// default: PoCL when present, else the first), and its first device (or the one whose name contains
 // VKCL_DIFF_OPENCL_DEVICE). It runs in its own process so that the OpenCL
 // implementation's LLVM never shares a process with vkcl's, and a crash in
 // it costs one kernel, not the test.
@@ -55,8 +57,8 @@ using namespace vkcl::corpus;
   X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext)             \
   X(clCreateCommandQueue) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)             \
   X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer) X(clEnqueueNDRangeKernel) X(clFinish)                  \
-  X(clEnqueueReadBuffer) X(clGetEventProfilingInfo) X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel) X(clReleaseProgram) X(clReleaseCommandQueue) \
-  X(clReleaseContext)
+  X(clEnqueueReadBuffer) X(clGetEventProfilingInfo) X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel) \
+  X(clReleaseProgram) X(clReleaseCommandQueue) X(clReleaseContext)
 
 struct OpenCL {
 #define VKCL_CL_MEMBER(name) decltype(&::name) name = nullptr;
@@ -190,9 +192,9 @@ void write_file(const fs::path& path, const void* data, size_t size) {
 }
 
 // `runs` runs of what `enqueue` enqueues, each timed by its event, or on the
-// host where the events carry no times. Decided at the first run: an event
-// that says the kernel took under a microsecond of a wait over 100 us
-// carries none (rusticl in Mesa 22.3 answers 1 ns).
+// host when any run's event carries no times: an event that says the kernel
+// took under a microsecond of a wait over 100 us carries none (rusticl in
+// Mesa 22.3 answers 1 ns).
 template <typename Enqueue>
 KernelTiming time_runs(Context& ctx, int runs, Enqueue enqueue) {
   std::vector<double> event_ms, host_ms;
