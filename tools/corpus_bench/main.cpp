@@ -8,6 +8,7 @@
 // platform their geomean, the worst ten and a histogram, with a chart.
 // `vkcl-corpus-bench --help`.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -22,6 +23,7 @@
 #include "opencl_platform.h"
 #include "options.h"
 #include "report.h"
+#include "saved_run.h"
 #include "vkcl_side.h"
 #include "worker.h"
 
@@ -82,16 +84,22 @@ bool unexpected_failure(const KernelResult& k) {
   return std::any_of(k.platforms.begin(), k.platforms.end(), [](const PlatformResult& p) { return p.status == "mismatch"; });
 }
 
-int run(int argc, char** argv) {
-  const Options o = parse_options(argc, argv, kCorpusDir.string(), (kCorpusDir / "EXPECTED_FAILURES.txt").string());
-  ::setenv("RUSTICL_ENABLE", "swrast", 0);
-  const auto expectations = corpus::parse_expectations(corpus::read_file(o.expectations), o.expectations);
-  fs::create_directories(o.out);
+void print_progress(const KernelResult& k, const std::vector<OpenClPlatform>& platforms) {
+  auto time_or_status = [](const std::optional<corpus::KernelTiming>& timing, const std::string& status) {
+    return timing && status == "ok" ? std::to_string(timing->median_ms) + " ms" : status;
+  };
+  std::string line = k.id + ": vkcl " + time_or_status(k.vkcl_timing, k.vkcl_status);
+  for (size_t p = 0; p < k.platforms.size(); ++p)
+    line += ", " + platforms[p].platform().name + " " + time_or_status(k.platforms[p].timing, k.platforms[p].status);
+  std::fprintf(stderr, "%s%s\n", line.c_str(), k.skipped.empty() ? "" : (" (" + k.skipped + ")").c_str());
+}
 
+// Runs the kernels `o` selects; each result is saved in --out as it comes.
+// `left_out` gets the kernels --time-limit left out.
+Run run_kernels(const Options& o, const std::string& command, std::vector<std::string>& left_out) {
+  const auto expectations = corpus::parse_expectations(corpus::read_file(o.expectations), o.expectations);
   Run run;
   run.threshold_ms = o.threshold_ms;
-  std::string command = "vkcl-corpus-bench";
-  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
   run.header.push_back("vkcl-corpus-bench, " + now_text() + ", " + (o.bench_scale ? "bench scale" : "test scale") + ", " +
                        std::to_string(o.repeat) + " timed runs per kernel (median)");
   run.header.push_back("command: " + command);
@@ -105,11 +113,22 @@ int run(int argc, char** argv) {
     platforms.emplace_back(VKCL_DIFF_OPENCL_WORKER, selectors[p], scratch / std::to_string(p), o.bench_scale, o.repeat);
 
   std::vector<fs::path> files;
-  for (const fs::path& f : corpus::list_corpus(kCorpusDir))
-    if (o.only.empty() || std::find(o.only.begin(), o.only.end(), f.stem().string()) != o.only.end()) files.push_back(f);
+  const std::vector<fs::path> corpus_files = corpus::list_corpus(kCorpusDir);
+  for (size_t i = 0; i < corpus_files.size(); ++i) {
+    const bool chosen = o.only.empty() || std::find(o.only.begin(), o.only.end(), corpus_files[i].stem().string()) != o.only.end();
+    const bool in_part = int(i % size_t(o.parts)) == o.part - 1 && corpus_files[i].stem().string() >= o.from;
+    if (chosen && in_part) files.push_back(corpus_files[i]);
+  }
 
+  std::error_code ignored;
+  fs::remove_all(fs::path(o.out) / "kernels", ignored);  // a saved run holds this run's kernels only
+  const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < files.size(); ++i) {
     const std::string id = files[i].stem().string();
+    if (o.time_limit_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > o.time_limit_s) {
+      left_out.push_back(id);
+      continue;
+    }
     KernelResult k;
     try {
       const corpus::KernelSpec spec = corpus::load_spec(files[i]);
@@ -127,29 +146,36 @@ int run(int argc, char** argv) {
       k.skipped = e.what();
     }
     k.listed = expectations.contains(id);
-    std::fprintf(stderr, "%s: vkcl %s", id.c_str(),
-                 k.vkcl_timing ? (std::to_string(k.vkcl_timing->median_ms) + " ms").c_str() : k.vkcl_status.c_str());
-    for (size_t p = 0; p < k.platforms.size(); ++p)
-      std::fprintf(stderr, ", %s %s", platforms[p].platform().name.c_str(),
-                   k.platforms[p].timing && k.platforms[p].status == "ok"
-                       ? (std::to_string(k.platforms[p].timing->median_ms) + " ms").c_str()
-                       : k.platforms[p].status.c_str());
-    std::fprintf(stderr, "%s\n", k.skipped.empty() ? "" : (" (" + k.skipped + ")").c_str());
+    print_progress(k, platforms);
+    save_kernel(o.out, k);
     run.kernels.push_back(std::move(k));
+    run.platforms.clear();
+    for (const OpenClPlatform& p : platforms) run.platforms.push_back(p.platform());
+    save_run(o.out, run);  // as it goes: a run cut short can still be merged
   }
+  run.platforms.clear();
   for (const OpenClPlatform& p : platforms) run.platforms.push_back(p.platform());
-  std::error_code ignored;
+  save_run(o.out, run);
   fs::remove_all(scratch, ignored);
+  return run;
+}
 
+// The report, CSV and chart in --out; returns the exit status.
+int report(const Run& run, const Options& o, const std::vector<std::string>& left_out) {
   const std::string stem = (fs::path(o.out) / "corpus-bench").string();
   write_csv(run, stem + ".csv");
   const std::string chart = write_chart(run, stem);
   std::string text = format_report(run);
   text += "\n" + chart + "\nCSV: " + stem + ".csv; this report: " + stem + ".txt\n";
+  if (!left_out.empty()) {
+    text += "\nIncomplete: --time-limit left out " + std::to_string(left_out.size()) + " kernels, from " +
+            left_out.front() + " on: run the same command with --from " + left_out.front() +
+            " and another --out, then vkcl-corpus-bench --merge " + o.out + ",THAT_OUT for one report\n";
+  }
   int unexpected = 0;
   for (const KernelResult& k : run.kernels)
     if (unexpected_failure(k)) {
-      text += (unexpected++ ? "" : "\nFailures the expected-failures list (" + o.expectations + ") does not allow:\n");
+      text += (unexpected++ ? "" : "\nFailures the expected-failures list does not allow:\n");
       text += "  " + k.id + "\n";
     }
   const bool no_opencl = std::all_of(run.platforms.begin(), run.platforms.end(),
@@ -158,6 +184,22 @@ int run(int argc, char** argv) {
   std::ofstream(stem + ".txt") << text;
   std::cout << text;
   return unexpected ? 1 : no_opencl ? kNoOpenCL : 0;
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse_options(argc, argv, kCorpusDir.string(), (kCorpusDir / "EXPECTED_FAILURES.txt").string());
+  ::setenv("RUSTICL_ENABLE", "swrast", 0);
+  fs::create_directories(o.out);
+  std::string command = "vkcl-corpus-bench";
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+  std::vector<std::string> left_out;
+  if (!o.merge.empty()) {
+    std::vector<fs::path> dirs(o.merge.begin(), o.merge.end());
+    Run merged = load_runs(dirs);
+    merged.header.insert(merged.header.begin(), command);
+    return report(merged, o, left_out);
+  }
+  return report(run_kernels(o, command, left_out), o, left_out);
 }
 
 }  // namespace

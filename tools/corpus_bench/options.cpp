@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -27,7 +28,16 @@ Writes corpus-bench.{txt,csv,dat,gp,png} to --out.
   --device INDEX|NAME  the Vulkan device (default: $VKCL_DEVICE, else vkcl's choice)
   --expectations FILE  the expected-failures list (default: $VKCL_DIFF_EXPECTATIONS,
                        else shaders/corpus/EXPECTED_FAILURES.txt)
-  --out DIR            where the report goes (default: $OUT, else .)
+  --out DIR            where the report goes (default: $OUT, else .); the
+                       results are also saved there (run.txt, kernels/)
+  --from ID            only the kernels from ID on, in name order (where a run
+                       that --time-limit cut short stopped)
+  --part K/N           only every N-th kernel, from the K-th (1 <= K <= N): a
+                       part of the corpus that fits a machine's time limit
+  --time-limit S       start no kernel after S seconds; the report says where
+                       to go on (--from) and how to report both runs as one
+  --merge DIR[,DIR...] no run: the report of the runs saved in these --out
+                       directories, as one (parts, or a run and its rest)
 
 Exit status: 0; 1 when a kernel the list does not expect to fail failed on
 vkcl or disagreed with a platform, or the run could not start; 2 for a bad
@@ -88,6 +98,24 @@ Options parse_options(int argc, char** argv, const std::string& corpus_dir, cons
       o.device = value();
     } else if (flag == "--expectations") {
       o.expectations = value();
+    } else if (flag == "--from") {
+      o.from = value();
+      if (!std::filesystem::exists(std::filesystem::path(corpus_dir) / (o.from + ".cl")))
+        throw UsageError("--from: no kernel '" + o.from + "' in " + corpus_dir);
+    } else if (flag == "--part") {
+      const std::string text = value();
+      char slash = 0, rest = 0;
+      if (std::sscanf(text.c_str(), "%d%c%d%c", &o.part, &slash, &o.parts, &rest) != 3 || slash != '/' || o.parts < 1 ||
+          o.part < 1 || o.part > o.parts)
+        throw UsageError("--part takes K/N with 1 <= K <= N, not '" + text + "'");
+    } else if (flag == "--time-limit") {
+      o.time_limit_s = positive_number(flag, value());
+    } else if (flag == "--merge") {
+      for (const std::string& dir : split_list(value())) {
+        if (!std::filesystem::exists(std::filesystem::path(dir) / "run.txt"))
+          throw UsageError("--merge: " + dir + " holds no saved run (run.txt)");
+        o.merge.push_back(dir);
+      }
     } else if (flag == "--out") {
       o.out = value();
     } else {

@@ -16,6 +16,10 @@ struct Options {
   double threshold_ms = 0.02;
   std::string device;                 // Vulkan device selector (VKCL_DEVICE's syntax)
   std::string expectations;           // the expected-failures list
+  std::string from;                   // --from ID: the kernels from ID on, in name order
+  int part = 1, parts = 1;            // --part K/N: the kernels whose index is K-1 modulo N
+  double time_limit_s = 0;            // 0: none; else no kernel starts after that many seconds
+  std::vector<std::string> merge;     // --merge: report these saved runs instead of running
 };
 
 // A bad command line (its message names the argument); an empty message asks for the usage.
