@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "report_common.h"
+
 namespace vkcl::bench {
 namespace {
 
@@ -35,13 +37,6 @@ std::string csv_field(std::string text) {
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
-}
-
-double geomean(const std::vector<double>& values) {
-  if (values.empty()) return 0;
-  double log_sum = 0;
-  for (double v : values) log_sum += std::log(v);
-  return std::exp(log_sum / double(values.size()));
 }
 
 }  // namespace
@@ -223,12 +218,7 @@ std::string write_chart(const Report& report, const std::string& stem) {
       gp << (p == 1 ? "" : ", ") << "'" << name << ".dat' using " << p + 1 << (p == 1 ? ":xtic(1)" : "") << " title columnheader";
     gp << ", 1 with lines lc rgb 'black' dt 2 notitle\n";
   }
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-    return "chart: gnuplot not found; " + stem + ".gp draws it elsewhere (apt install gnuplot-nox)";
-  const std::string dir = stem.substr(0, stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/'));
-  const std::string command = "cd '" + (dir.empty() ? std::string(".") : dir) + "' && gnuplot '" + name + ".gp' 2>&1";
-  if (std::system(command.c_str()) != 0) return "chart: gnuplot failed on " + stem + ".gp";
-  return "chart: " + stem + ".png";
+  return run_gnuplot(stem);
 }
 
 }  // namespace vkcl::bench

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/report_common.h"
 #include "side.h"
 
 namespace vkcl::corpus_bench {
@@ -183,12 +184,7 @@ std::string write_chart(const Run& run, const std::string& stem) {
          << run.platforms[p].name << "'";
     gp << '\n';
   }
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-    return "chart: gnuplot not found; " + stem + ".gp draws it elsewhere (apt install gnuplot-nox)";
-  const std::string dir = stem_path.has_parent_path() ? stem_path.parent_path().string() : ".";
-  if (std::system(("cd '" + dir + "' && gnuplot '" + name + ".gp' 2>&1").c_str()) != 0)
-    return "chart: gnuplot failed on " + stem + ".gp";
-  return "chart: " + stem + ".png";
+  return bench::run_gnuplot(stem);
 }
 
 }  // namespace vkcl::corpus_bench

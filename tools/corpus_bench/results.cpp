@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "bench/report_common.h"
+
 namespace vkcl::corpus_bench {
 
 double KernelResult::ratio(size_t platform) const {
@@ -30,13 +32,6 @@ size_t bin_of(double ratio) {
   return std::min<size_t>(RatioSummary::kBins - 2, 1 + size_t((ratio - 0.5) * 10 + 1e-9));
 }
 
-double geomean(const std::vector<double>& values) {
-  if (values.empty()) return 0;
-  double logs = 0;
-  for (double v : values) logs += std::log(v);
-  return std::exp(logs / double(values.size()));
-}
-
 }  // namespace
 
 RatioSummary summarize(const Run& run, size_t platform) {
@@ -57,8 +52,8 @@ RatioSummary summarize(const Run& run, size_t platform) {
   }
   summary.timed = int(all.size());
   summary.above_threshold = int(above.size());
-  summary.geomean_all = geomean(all);
-  summary.geomean_above = geomean(above);
+  summary.geomean_all = bench::geomean(all);
+  summary.geomean_above = bench::geomean(above);
   std::stable_sort(timed.begin(), timed.end(),
                    [&](size_t a, size_t b) { return run.kernels[a].ratio(platform) < run.kernels[b].ratio(platform); });
   timed.resize(std::min<size_t>(timed.size(), 10));
