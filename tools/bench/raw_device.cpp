@@ -99,7 +99,10 @@ RawDevice::RawDevice(const std::string& device_name, RawFeatures wanted) {
   VkPhysicalDeviceDescriptorBufferFeaturesEXT descriptor_buffer{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT};
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
-  const bool has_descriptor_buffer = has_extension(available, VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME);
+  // VK_EXT_descriptor_buffer needs VK_KHR_synchronization2, which a Vulkan 1.2
+  // instance (this one) must enable as an extension.
+  const bool has_descriptor_buffer = has_extension(available, VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME) &&
+                                     has_extension(available, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
   if (has_descriptor_buffer) v12.pNext = &descriptor_buffer;
   features2(physical_, &supported);
 
@@ -117,7 +120,10 @@ RawDevice::RawDevice(const std::string& device_name, RawFeatures wanted) {
   if (enabled_.descriptor_buffer) enable12.pNext = &enable_descriptor_buffer;
   std::vector<const char*> names;
   if (enabled_.push_descriptor) names.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
-  if (enabled_.descriptor_buffer) names.push_back(VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME);
+  if (enabled_.descriptor_buffer) {
+    names.push_back(VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME);
+    names.push_back(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
+  }
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
