@@ -7,6 +7,8 @@
 // Reports the median times, the ratios (OpenCL time / vkcl time), and per
 // platform their geomean, the worst ten and a histogram, with a chart.
 // `vkcl-corpus-bench --help`.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -106,7 +108,9 @@ Run run_kernels(const Options& o, const std::string& command, std::vector<std::s
   Device device = Device::create(o.device);
   run.header.push_back("vkcl: " + device.describe() + ", Vulkan timestamps around the kernel");
 
-  const fs::path scratch = fs::path(o.out) / "opencl-scratch";
+  // The OpenCL workers' outputs (up to hundreds of MB at bench scale), away
+  // from --out, whose files a remote run sends back.
+  const fs::path scratch = fs::temp_directory_path() / ("vkcl_corpus_bench_" + std::to_string(::getpid()));
   std::vector<OpenClPlatform> platforms;
   const std::vector<std::string> selectors = o.opencl.empty() ? std::vector<std::string>{""} : o.opencl;
   for (size_t p = 0; p < selectors.size(); ++p)
