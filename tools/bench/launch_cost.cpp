@@ -4,7 +4,6 @@
 #include <array>
 #include <chrono>
 #include <cstddef>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <span>
@@ -260,24 +259,6 @@ LaunchCost measure(LaunchCost row, const std::string& device_name, RawFeatures f
 }
 
 }  // namespace
-
-LaunchArguments launch_arguments(uint32_t i) {
-  return {i % kLaunchPool, (i + 1) % kLaunchPool, (i + 2) % kLaunchPool, i % kLaunchPool, i / kLaunchPool};
-}
-
-uint32_t launch_words(int dispatches) { return (uint32_t(dispatches) + kLaunchPool - 1) / kLaunchPool; }
-
-std::string check_launch_outputs(const std::vector<std::vector<std::byte>>& outputs, int dispatches) {
-  for (uint32_t i = 0; i < uint32_t(dispatches); ++i) {
-    const LaunchArguments args = launch_arguments(i);
-    uint32_t got;
-    std::memcpy(&got, outputs.at(args.d).data() + args.slot * 4, 4);
-    const uint32_t expected = (1u << args.a) + (1u << args.b) + (1u << args.c) + args.slot;
-    if (got != expected)
-      return "dispatch " + std::to_string(i) + " wrote " + std::to_string(got) + ", expected " + std::to_string(expected);
-  }
-  return "";
-}
 
 std::vector<LaunchCost> measure_launch_cost(const std::string& device_name, const std::string& launch_dir, int dispatches,
                                             int repeat) {
