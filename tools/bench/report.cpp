@@ -204,12 +204,9 @@ std::string write_chart(const Report& report, const std::string& stem) {
   const std::string name = stem.substr(stem.find_last_of('/') + 1);
   {
     std::ofstream gp(stem + ".gp");
-    gp << "# gnuplot " << name << ".gp (from its directory) draws " << name << ".png from " << name << ".dat\n"
-       << "set terminal pngcairo size 1200,640 font 'sans,11'\n"
-       << "set output '" << name << ".png'\n"
-       << "set title \"vkcl speed against each peer (peer median time / vkcl median time; above 1: vkcl faster)\\n"
-       << (report.header.size() > 2 ? report.header[2] : "") << "\" noenhanced\n"
-       << "set datafile missing '-'\n"
+    write_gnuplot_preamble(gp, name, "vkcl speed against each peer (peer median time / vkcl median time; above 1: vkcl faster)",
+                           report.header.size() > 2 ? report.header[2] : "");
+    gp << "set datafile missing '-'\n"
        << "set style data histogram\nset style histogram cluster gap 1\nset style fill solid 0.85 border -1\n"
        << "set boxwidth 0.9\nset yrange [0:*]\nset grid ytics\nset key top left noenhanced\n"
        << "set xtics rotate by -25 noenhanced\nset ylabel 'speed ratio'\n"

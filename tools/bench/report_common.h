@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,16 @@ inline double geomean(const std::vector<double>& values) {
   double log_sum = 0;
   for (double v : values) log_sum += std::log(v);
   return std::exp(log_sum / double(values.size()));
+}
+
+// The first lines of the gnuplot script `name`.gp, which draws `name`.png
+// (1200x640) from `name`.dat, titled `title` over `subtitle`.
+inline void write_gnuplot_preamble(std::ostream& gp, const std::string& name, const std::string& title,
+                                   const std::string& subtitle) {
+  gp << "# gnuplot " << name << ".gp (from its directory) draws " << name << ".png from " << name << ".dat\n"
+     << "set terminal pngcairo size 1200,640 font 'sans,11'\n"
+     << "set output '" << name << ".png'\n"
+     << "set title \"" << title << "\\n" << subtitle << "\" noenhanced\n";
 }
 
 // Runs gnuplot on <stem>.gp in its directory (the script names its own

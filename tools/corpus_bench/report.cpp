@@ -169,12 +169,10 @@ std::string write_chart(const Run& run, const std::string& stem) {
   const std::string name = stem_path.filename().string();
   {
     std::ofstream gp(stem + ".gp");
-    gp << "# gnuplot " << name << ".gp (from its directory) draws " << name << ".png from " << name << ".dat\n"
-       << "set terminal pngcairo size 1200,640 font 'sans,11'\n"
-       << "set output '" << name << ".png'\n"
-       << "set title \"vkcl's speed on each corpus kernel (OpenCL time / vkcl time, sorted; above 1: vkcl faster)\\n"
-       << (run.header.size() > 2 ? run.header[2] : "") << "\" noenhanced\n"
-       << "set logscale y 2\nset grid ytics\nset key top left noenhanced\n"
+    bench::write_gnuplot_preamble(gp, name,
+                                  "vkcl's speed on each corpus kernel (OpenCL time / vkcl time, sorted; above 1: vkcl faster)",
+                                  run.header.size() > 2 ? run.header[2] : "");
+    gp << "set logscale y 2\nset grid ytics\nset key top left noenhanced\n"
        << "set xlabel 'kernels, sorted by ratio'\nset ylabel 'speed ratio (log scale)'\n"
        << "set arrow from graph 0, first 1.0 to graph 1, first 1.0 nohead lc rgb 'black' dt 2\n"
        << "set arrow from graph 0, first 0.8 to graph 1, first 0.8 nohead lc rgb 'red' dt 2\n"
