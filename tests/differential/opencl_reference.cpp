@@ -15,8 +15,8 @@
 // For the corpus benchmark (tools/corpus_bench): --bench-scale runs each
 // kernel with its @bench-* directives applied (corpus.h, at_bench_scale), and
 // --repeat N, after the checked run, runs it N times more on the same buffers
-// (whatever the runs leave in them: a kernel's time does not depend on its
-// data, and only the first run's outputs are compared) on a profiling queue,
+// (the checked buffers written back to their initial contents before each,
+// as vkcl's side does: tests/differential/vkcl_side.h) on a profiling queue,
 // each timed from its event's COMMAND_START to COMMAND_END, and adds the
 // median and minimum as a timing line (worker.h) to the details. Where the
 // platform's events carry no times (rusticl in Mesa 22.3), each run is timed
@@ -57,7 +57,7 @@ using namespace vkcl::corpus;
   X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext)             \
   X(clCreateCommandQueue) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)             \
   X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer) X(clEnqueueNDRangeKernel) X(clFinish)                  \
-  X(clEnqueueReadBuffer) X(clGetEventProfilingInfo) X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel) \
+  X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clGetEventProfilingInfo) X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel) \
   X(clReleaseProgram) X(clReleaseCommandQueue) X(clReleaseContext)
 
 struct OpenCL {
@@ -191,14 +191,16 @@ void write_file(const fs::path& path, const void* data, size_t size) {
   if (!out) throw Failure{"opencl-error", "cannot write " + path.string()};
 }
 
-// `runs` runs of what `enqueue` enqueues, each timed by its event, or on the
+// `runs` runs of what `enqueue` enqueues, each after `restore_outputs()`
+// and timed by its event, or on the
 // host when any run's event carries no times: an event that says the kernel
 // took under a microsecond of a wait over 100 us carries none (rusticl in
 // Mesa 22.3 answers 1 ns).
-template <typename Enqueue>
-KernelTiming time_runs(Context& ctx, int runs, Enqueue enqueue) {
+template <typename Restore, typename Enqueue>
+KernelTiming time_runs(Context& ctx, int runs, Restore restore_outputs, Enqueue enqueue) {
   std::vector<double> event_ms, host_ms;
   for (int i = 0; i < runs; ++i) {
+    restore_outputs();
     cl_event event = nullptr;
     const auto start = std::chrono::steady_clock::now();
     check(enqueue(&event), "clEnqueueNDRangeKernel");
@@ -314,7 +316,17 @@ std::string run_kernel(Context& ctx, const KernelSpec& spec, const fs::path& out
   std::snprintf(note, sizeof note, "build %.3f s, run %.3f s",
                 std::chrono::duration<double>(built - start).count(), std::chrono::duration<double>(done - built).count());
   if (timed_runs == 0) return note;
-  return timing_line(time_runs(ctx, timed_runs, enqueue)) + "\n" + note;
+  std::vector<std::pair<size_t, std::vector<std::byte>>> initial_outputs;  // the checked buffers' first contents
+  for (const Check& c : spec.checks)
+    for (size_t i = 0; i < spec.args.size(); ++i)
+      if (spec.args[i].name == c.arg) initial_outputs.emplace_back(i, generate(spec.args[i]));
+  auto restore_outputs = [&] {
+    for (const auto& [index, bytes] : initial_outputs)
+      check(cl.clEnqueueWriteBuffer(ctx.queue, buffers[index], CL_TRUE, kGuardBytes, bytes.size(), bytes.data(), 0, nullptr,
+                                    nullptr),
+            "clEnqueueWriteBuffer");
+  };
+  return timing_line(time_runs(ctx, timed_runs, restore_outputs, enqueue)) + "\n" + note;
 }
 
 }  // namespace

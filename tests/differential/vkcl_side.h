@@ -29,9 +29,11 @@ std::string classify_compile_error(const std::string& message);
 // Builds `spec`'s kernel with build_program (in process, or from
 // VKCL_MODULE_CACHE), sets its arguments (every buffer with guards around
 // it), runs it once and reads back the checked buffers. Then, when
-// `timed_runs` > 0, runs it that many times more on the same buffers (their
-// contents left as the runs leave them: a kernel's time does not depend on
-// them), each timed by Vulkan timestamps around the kernel, into times_ms.
+// `timed_runs` > 0, runs it that many times more on the same buffers, each
+// timed by Vulkan timestamps around the kernel, into times_ms. Before each,
+// the checked buffers get their initial contents back: a kernel that
+// indexes by what it counted there (an atomic ticket) would otherwise run
+// past its buffers, and every timed run does the checked run's work.
 // Failures are the returned Side's status, never an exception.
 Side run_vkcl(Device& device, const KernelSpec& spec, const std::filesystem::path& source_dir, int timed_runs = 0);
 
