@@ -80,9 +80,13 @@ void format_summary(std::ostringstream& out, const Run& run, size_t p) {
         << '\n';
   }
   out << "  histogram of ratios   all  over " << threshold << '\n';
+  const int tallest = std::max(1, *std::max_element(s.histogram_all.begin(), s.histogram_all.end()));
+  const int bar_unit = (tallest + 59) / 60;  // kernels per '#': bars of at most 60
   for (size_t b = 0; b < RatioSummary::kBins; ++b)
     out << "    " << left(RatioSummary::bin_label(b), 16) << right(std::to_string(s.histogram_all[b]), 5)
-        << right(std::to_string(s.histogram_above[b]), 8) << "  " << std::string(size_t(s.histogram_all[b]), '#') << '\n';
+        << right(std::to_string(s.histogram_above[b]), 8) << "  "
+        << std::string(size_t((s.histogram_all[b] + bar_unit - 1) / bar_unit), '#') << '\n';
+  if (bar_unit > 1) out << "    (# = " << bar_unit << " kernels)\n";
 }
 
 }  // namespace
