@@ -3,6 +3,7 @@
 // every error, with its file:line. Parsing only: no device, no OpenCL.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 #include "corpus.h"
@@ -116,6 +117,9 @@ struct BadHeader {
   const char* message;   // expected in the error, after "k.cl:LINE: "
   int line;
 };
+
+// gtest names a case by this, not by its bytes.
+void PrintTo(const BadHeader& bad, std::ostream* out) { *out << bad.name; }
 
 class BenchScaleErrors : public ::testing::TestWithParam<BadHeader> {};
 
