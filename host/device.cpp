@@ -235,6 +235,8 @@ std::shared_ptr<DeviceState> create_device(const DeviceOptions& options) {
   state->pipeline_statistics = features.pipeline_statistics();
   state->features = without(features.supported(), options.withheld_features);
   state->subgroup_size_control = features.subgroup_size_control();
+  state->max_bound_buffers =
+      std::min(features.max_push_descriptors(), state->properties.limits.maxPerStageDescriptorStorageBuffers);
   for (const char* e : features.extensions())
     if (std::strcmp(e, VK_KHR_SPIRV_1_4_EXTENSION_NAME) == 0) state->spirv_1_4 = true;
 

@@ -1,5 +1,6 @@
 #include "device_features.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace vkcl::detail {
@@ -61,6 +62,10 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool wan
     if (api_version < VK_API_VERSION_1_3) extensions_.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     link(subgroup_size_control_);
   }
+  // Kernels whose pointer arguments are storage buffers push them per
+  // dispatch (spirv/bind_storage_buffers.cpp); never core before 1.4.
+  const bool push_descriptor = has_extension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (push_descriptor) extensions_.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (want_pipeline_statistics && has_extension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
     extensions_.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     link(pipeline_executable_);
@@ -69,8 +74,11 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool wan
 
   VkPhysicalDeviceSubgroupSizeControlProperties size_control{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+  VkPhysicalDevicePushDescriptorPropertiesKHR push_descriptor_properties{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR, size_control_.supported ? &size_control : nullptr};
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
-                                              size_control_.supported ? &size_control : nullptr};
+                                              push_descriptor ? static_cast<void*>(&push_descriptor_properties)
+                                              : size_control_.supported ? static_cast<void*>(&size_control) : nullptr};
   // Float controls: core in 1.2, else VK_KHR_shader_float_controls, which
   // the list above enables wherever it is offered (a DenormPreserve mode is
   // only legal on a device created with it).
@@ -91,6 +99,12 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool wan
 
   const VkPhysicalDeviceFeatures& f = features2_.features;
   ModuleFeatures& s = supported_;
+  s.push_descriptor = push_descriptor;
+  const VkPhysicalDeviceLimits& limits = properties2.properties.limits;
+  if (push_descriptor && limits.maxStorageBufferRange >= (1u << 31))
+    s.storage_buffer_arguments = std::min({32u, push_descriptor_properties.maxPushDescriptors,
+                                           limits.maxPerStageDescriptorStorageBuffers});
+  max_push_descriptors_ = push_descriptor ? push_descriptor_properties.maxPushDescriptors : 0;
   s.shader_int64 = f.shaderInt64;
   s.shader_int16 = f.shaderInt16;
   s.shader_float64 = f.shaderFloat64;

@@ -28,6 +28,8 @@ class FeatureSet {
   const ModuleFeatures& supported() const { return supported_; }
   const SubgroupSizeControl& subgroup_size_control() const { return size_control_; }
   bool pipeline_statistics() const { return pipeline_executable_.pipelineExecutableInfo == VK_TRUE; }
+  // VkPhysicalDevicePushDescriptorPropertiesKHR::maxPushDescriptors; 0 without the extension.
+  uint32_t max_push_descriptors() const { return max_push_descriptors_; }
   // Device extensions to enable (only below 1.2, plus portability_subset).
   const std::vector<const char*>& extensions() const { return extensions_; }
   // A pNext chain that enables every supported feature of interest, and
@@ -42,6 +44,7 @@ class FeatureSet {
   std::vector<const char*> extensions_;
   ModuleFeatures supported_;
   SubgroupSizeControl size_control_;
+  uint32_t max_push_descriptors_ = 0;
 
   VkPhysicalDeviceFeatures2 features2_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan11Features v11_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};

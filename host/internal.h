@@ -87,6 +87,9 @@ struct DeviceState {
   ModuleFeatures features;
   SubgroupSizeControl subgroup_size_control;  // subgroupSizeControl enabled where `feature`
   bool pipeline_statistics = false;  // VK_KHR_pipeline_executable_properties enabled and asked for
+  // The most storage buffers one kernel can bind: maxPushDescriptors and
+  // maxPerStageDescriptorStorageBuffers (0 without VK_KHR_push_descriptor).
+  uint32_t max_bound_buffers = 0;
 
   VkDevice device = VK_NULL_HANDLE;
   // Per-device table rather than volk's globals: two Devices on different
@@ -167,12 +170,14 @@ struct ProgramState {
   ModuleReflection reflection;
   VkShaderModule module = VK_NULL_HANDLE;
   std::map<uint32_t, VkPipelineLayout> layouts;                // by kernel index
+  std::vector<VkDescriptorSetLayout> set_layouts;               // those the layouts use
   std::map<std::vector<uint32_t>, VkPipeline> pipelines;        // by pipeline_key()
   std::vector<std::string> statistics;  // one line per pipeline, where the device captures them
 
   // Rounded up to 4: VkPushConstantRange sizes must be multiples of 4.
   static uint32_t push_range_size(const KernelReflection& kernel) { return (kernel.push_constant_size + 3) & ~3u; }
   VkPipelineLayout layout(uint32_t kernel_index);
+  VkDescriptorSetLayout storage_buffer_set_layout(uint32_t kernel_index);  // null without bound arguments
   // Throws an Error when the kernel has intel_reqd_sub_group_size and the
   // device cannot require that size in compute shaders.
   void check_required_sub_group_size(uint32_t kernel_index) const;

@@ -47,11 +47,24 @@ void Kernel::set_arg(uint32_t index, const Buffer& buffer, size_t offset) {
   if (offset >= b.size)
     throw Error(describe_arg(index) + ": offset " + std::to_string(offset) + " is not inside the buffer of " +
                 std::to_string(b.size) + " bytes");
-  VkDeviceAddress address = b.address + offset;
-  std::memcpy(arguments_.data() + a.offset, &address, sizeof address);
+  const VkPhysicalDeviceLimits& limits = b.device->properties.limits;
+  const uint64_t range = b.size - offset;
+  if (a.binding) {  // a storage-buffer descriptor (spirv/bind_storage_buffers.cpp)
+    if (offset % limits.minStorageBufferOffsetAlignment != 0)
+      throw Error(describe_arg(index) + ": offset " + std::to_string(offset) +
+                  " is not a multiple of minStorageBufferOffsetAlignment = " +
+                  std::to_string(limits.minStorageBufferOffsetAlignment) + ", which the argument's storage buffer needs");
+    if (range > limits.maxStorageBufferRange)
+      throw Error(describe_arg(index) + ": " + std::to_string(range) + " bytes from offset " + std::to_string(offset) +
+                  " exceed maxStorageBufferRange = " + std::to_string(limits.maxStorageBufferRange) +
+                  " bytes of one storage buffer");
+  } else {
+    VkDeviceAddress address = b.address + offset;
+    std::memcpy(arguments_.data() + a.offset, &address, sizeof address);
+  }
   // The allocation, not the handle: a view passed as a temporary
   // (set_arg(0, buffer.view(256, 64))) stays valid while its buffer lives.
-  args_[index] = {true, b.allocation(buffer.state_), b.offset + offset, 0};
+  args_[index] = {true, b.allocation(buffer.state_), b.offset + offset, 0, range};
 }
 
 void Kernel::set_arg_bytes(uint32_t index, std::span<const std::byte> bytes) {

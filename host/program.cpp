@@ -68,12 +68,16 @@ void check_reflection(const KernelReflection& k) {
              " overlaps the argument buffer's address at offset " + std::to_string(buffer->offset));
     }
   }
-  std::set<uint32_t> spec_ids;
+  std::set<uint32_t> spec_ids, bindings;
   for (const KernelArg& a : k.args) {
     std::string which = "argument " + std::to_string(a.index) + (a.name.empty() ? "" : " (" + a.name + ")");
     if (a.kind == ArgKind::LocalPointer) {
       if (a.spec_id < kFirstLocalArgSpecId || !spec_ids.insert(a.spec_id).second)
         fail(which + ": specialization id " + std::to_string(a.spec_id) + " is reserved or used twice");
+      continue;
+    }
+    if (a.binding) {
+      if (!bindings.insert(*a.binding).second) fail(which + ": binding " + std::to_string(*a.binding) + " is used twice");
       continue;
     }
     if (a.kind != ArgKind::Scalar && a.size != 8) fail(which + ": a pointer must take 8 bytes, not " + std::to_string(a.size));
@@ -226,10 +230,40 @@ VkPipelineLayout ProgramState::layout(uint32_t kernel_index) {
   VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   info.pushConstantRangeCount = size ? 1 : 0;
   info.pPushConstantRanges = &range;
+  const VkDescriptorSetLayout buffers = storage_buffer_set_layout(kernel_index);
+  info.setLayoutCount = buffers ? 1 : 0;
+  info.pSetLayouts = &buffers;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   check(device->vk.vkCreatePipelineLayout(device->device, &info, nullptr, &layout), "vkCreatePipelineLayout");
   layouts.emplace(kernel_index, layout);
   return layout;
+}
+
+// Set 0 of a kernel with storage-buffer arguments: one binding per such
+// argument, pushed at each dispatch (VK_KHR_push_descriptor: nothing to
+// allocate or free per launch, and each submission records its own values).
+VkDescriptorSetLayout ProgramState::storage_buffer_set_layout(uint32_t kernel_index) {
+  const KernelReflection& k = reflection.kernels[kernel_index];
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  for (const KernelArg& a : k.args)
+    if (a.binding)
+      bindings.push_back({*a.binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+  if (bindings.empty()) return VK_NULL_HANDLE;
+  if (bindings.size() > device->max_bound_buffers)
+    throw Error("kernel '" + k.name + "' binds " + std::to_string(bindings.size()) + " storage buffers; " +
+                device->properties.deviceName + " allows " + std::to_string(device->max_bound_buffers) +
+                " (the least of maxPushDescriptors and maxPerStageDescriptorStorageBuffers; 0 without "
+                "VK_KHR_push_descriptor): compile it for this device (build_program), or with clc "
+                "--max-storage-buffers=" + std::to_string(device->max_bound_buffers));
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  info.bindingCount = static_cast<uint32_t>(bindings.size());
+  info.pBindings = bindings.data();
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  check(device->vk.vkCreateDescriptorSetLayout(device->device, &info, nullptr, &set_layout),
+        "vkCreateDescriptorSetLayout");
+  set_layouts.push_back(set_layout);
+  return set_layout;
 }
 
 void ProgramState::check_required_sub_group_size(uint32_t kernel_index) const {
@@ -311,9 +345,11 @@ VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32
 ProgramState::~ProgramState() {
   // Through retire: a submission left running may still use the pipelines.
   DeviceState& dev = *device;
-  dev.retire([&dev, pipelines = std::move(pipelines), layouts = std::move(layouts), module = module] {
+  dev.retire([&dev, pipelines = std::move(pipelines), layouts = std::move(layouts),
+               set_layouts = std::move(set_layouts), module = module] {
     for (auto& [key, p] : pipelines) dev.vk.vkDestroyPipeline(dev.device, p, nullptr);
     for (auto& [index, l] : layouts) dev.vk.vkDestroyPipelineLayout(dev.device, l, nullptr);
+    for (VkDescriptorSetLayout l : set_layouts) dev.vk.vkDestroyDescriptorSetLayout(dev.device, l, nullptr);
     if (module) dev.vk.vkDestroyShaderModule(dev.device, module, nullptr);
   });
 }

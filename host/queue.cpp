@@ -58,6 +58,10 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
     } else if (a.kind != ArgKind::Scalar) {
       auto buffer = value.buffer.lock();
       if (!buffer) throw Error(kernel.describe_arg(a.index) + ": its buffer was destroyed after set_arg");
+      if (a.binding) {
+        enqueued->storage_buffers.push_back({buffer->buffer, value.offset, value.range});
+        enqueued->storage_buffer_bindings.push_back(*a.binding);
+      }
       enqueued->buffers.push_back(std::move(buffer));
     }
   }

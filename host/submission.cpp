@@ -27,6 +27,18 @@ void record_dispatches(const VolkDeviceTable& vk, VkCommandBuffer cb, const Enqu
                        VkDeviceAddress arguments) {
   std::vector<std::byte> push = kernel.push_constants;
   if (kernel.argument_buffer_at) std::memcpy(push.data() + *kernel.argument_buffer_at, &arguments, sizeof arguments);
+  if (!kernel.storage_buffers.empty() && !kernel.dispatches.empty()) {
+    std::vector<VkWriteDescriptorSet> writes;
+    for (size_t b = 0; b < kernel.storage_buffers.size(); ++b) {
+      VkWriteDescriptorSet& w = writes.emplace_back(VkWriteDescriptorSet{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET});
+      w.dstBinding = kernel.storage_buffer_bindings[b];
+      w.descriptorCount = 1;
+      w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      w.pBufferInfo = &kernel.storage_buffers[b];
+    }
+    vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, kernel.layout, 0,
+                                 static_cast<uint32_t>(writes.size()), writes.data());
+  }
   VkPipeline bound = VK_NULL_HANDLE;
   for (size_t i = 0; i < kernel.dispatches.size(); ++i) {
     const Dispatch& d = kernel.dispatches[i];

@@ -41,6 +41,9 @@ struct EnqueuedKernel {
   std::vector<std::byte> arguments;
   std::optional<uint32_t> argument_buffer_at;
   std::vector<std::shared_ptr<BufferState>> buffers;  // kept alive until the submission ends
+  // The storage-buffer arguments, pushed before the first dispatch.
+  std::vector<VkDescriptorBufferInfo> storage_buffers;
+  std::vector<uint32_t> storage_buffer_bindings;  // one per storage_buffers entry
 };
 
 // Writes an ND-range field (x, y, z, 0) into a kernel's push-constant bytes

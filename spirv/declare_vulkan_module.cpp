@@ -49,6 +49,9 @@ class DeclareVulkanModule final : public Pass {
 
   void run(Module& m, LoweringContext& context) override {
     ModuleFeatures& features = context.reflection.features;
+    for (const KernelReflection& kernel : context.reflection.kernels)
+      for (const KernelArg& arg : kernel.args)
+        if (arg.binding) features.push_descriptor = true;
     std::erase_if(m.capabilities, [](const Instruction& c) { return kernel_only(Capability(c.word(0))); });
     m.extensions.clear();
     m.add_capability(Capability::Shader);
@@ -56,8 +59,10 @@ class DeclareVulkanModule final : public Pass {
     if (features.shader_buffer_int64_atomics || features.shader_shared_int64_atomics)
       m.add_capability(Capability::Int64Atomics);
 
-    bool physical_storage_buffer = false;
+    bool physical_storage_buffer = false, storage_buffer = false;
     for (const Instruction& g : m.globals) {
+      if (g.opcode == Op::OpTypePointer && spv::StorageClass(g.word(0)) == spv::StorageClass::StorageBuffer)
+        storage_buffer = true;
       if (g.opcode == Op::OpTypeInt) require_width(m, features, g.word(0), false);
       if (g.opcode == Op::OpTypeFloat) require_width(m, features, g.word(0), true);
       if (g.opcode == Op::OpTypePointer && spv::StorageClass(g.word(0)) == spv::StorageClass::PhysicalStorageBuffer)
@@ -67,8 +72,8 @@ class DeclareVulkanModule final : public Pass {
       m.add_capability(Capability::PhysicalStorageBufferAddresses);
       m.add_extension("SPV_KHR_physical_storage_buffer");
       features.buffer_device_address = true;
-      require_small_type_storage(m, features);
     }
+    if (physical_storage_buffer || storage_buffer) require_small_type_storage(m, features);
     bool vulkan_memory_model = context.options.memory_model == MemoryModel::Vulkan;
     if (vulkan_memory_model) {
       m.add_capability(Capability::VulkanMemoryModel);
@@ -208,7 +213,7 @@ class DeclareVulkanModule final : public Pass {
   }
 
   // 8- and 16-bit types in global memory need StorageBuffer8BitAccess /
-  // StorageBuffer16BitAccess (which cover PhysicalStorageBuffer) and the
+  // StorageBuffer16BitAccess (which cover StorageBuffer and PhysicalStorageBuffer) and the
   // storageBuffer8BitAccess / storageBuffer16BitAccess features.
   static void require_small_type_storage(Module& m, ModuleFeatures& features) {
     uint32_t widths = 0;  // bit 8 and bit 16
@@ -227,7 +232,8 @@ class DeclareVulkanModule final : public Pass {
       }
     };
     for (const Instruction& g : m.globals)
-      if (g.opcode == Op::OpTypePointer && spv::StorageClass(g.word(0)) == spv::StorageClass::PhysicalStorageBuffer)
+      if (g.opcode == Op::OpTypePointer && (spv::StorageClass(g.word(0)) == spv::StorageClass::PhysicalStorageBuffer ||
+                                            spv::StorageClass(g.word(0)) == spv::StorageClass::StorageBuffer))
         visit(g.word(1));
     if (widths & 8) {
       m.add_capability(Capability::StorageBuffer8BitAccess);

@@ -5,8 +5,10 @@
 // plain addresses that kernels offset, cast and compare; PhysicalStorageBuffer64
 // keeps that model without descriptor sets, and a push constant is the
 // cheapest per-dispatch data Vulkan has. So:
-//   __global / __constant T*  → a PhysicalStorageBuffer pointer member (8 bytes);
-//                               the pointer type itself is rewritten by legalize_pointers
+//   __global / __constant T*  → a storage-buffer binding where bind_storage_buffers
+//                               bound it, else a PhysicalStorageBuffer pointer member
+//                               (8 bytes); the pointer type itself is rewritten by
+//                               legalize_pointers
 //   scalars and vectors       → a member of their type, OpenCL alignment, except
 //                               those of 8- and 16-bit components (char, short,
 //                               half, and their vectors): 32-bit words (a uint, or
@@ -98,6 +100,11 @@ class LowerKernelArguments final : public Pass {
         case spv::StorageClass::CrossWorkgroup:
         case spv::StorageClass::UniformConstant:
           arg.kind = *storage == spv::StorageClass::CrossWorkgroup ? ArgKind::GlobalPointer : ArgKind::ConstantPointer;
+          if (auto bound = context.storage_buffer_bindings.find(param.result_id);
+              bound != context.storage_buffer_bindings.end()) {
+            arg.binding = bound->second;  // bind_storage_buffers left the parameter unused
+            break;
+          }
           arg.size = 8;
           arg.offset = add_push_constant(m, kernel, param, 8, 8, prologue);
           break;

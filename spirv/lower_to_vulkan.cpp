@@ -70,7 +70,7 @@ VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const Lowe
       spirv::make_lower_rounding_modes(),     spirv::make_lower_signed_remainders(),
       spirv::make_splat_select_conditions(),
       spirv::make_strip_kernel_decorations(), spirv::make_rewrite_entry_points(),
-      spirv::make_lower_kernel_arguments(),   spirv::make_lower_builtin_variables(),
+      spirv::make_bind_storage_buffers(),     spirv::make_lower_kernel_arguments(),   spirv::make_lower_builtin_variables(),
       spirv::make_lower_program_scope_constants(), spirv::make_lower_pointer_selection(),
       spirv::make_legalize_pointers(),        spirv::make_narrow_local_indices(),
       spirv::make_narrow_truncated_arithmetic(),

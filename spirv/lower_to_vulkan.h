@@ -16,6 +16,12 @@ struct LoweringOptions {
   // Without vulkanMemoryModelDeviceScope, Device scope becomes QueueFamily.
   bool device_scope_available = true;
   bool optimize = true;
+  // The most __global/__constant pointer arguments of one kernel that
+  // become storage-buffer descriptors (spirv/bind_storage_buffers.cpp); the
+  // rest keep buffer device addresses. 0: addresses only. The host needs
+  // this many in maxPerStageDescriptorStorageBuffers and maxPushDescriptors;
+  // 32 is the least maxPushDescriptors Vulkan allows.
+  uint32_t max_storage_buffers = 32;
 };
 
 struct VulkanModule {

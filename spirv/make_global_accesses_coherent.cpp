@@ -6,7 +6,8 @@
 // UniformMemory semantics only orders accesses that are Coherent (GLSL's
 // `coherent`), while Workgroup memory is coherent by definition. Coherent
 // must decorate a memory object declaration or a structure member, never a
-// pointer value, so each access through a PhysicalStorageBuffer pointer to T
+// pointer value, so storage buffers (bind_storage_buffers) are decorated
+// Coherent on their variables, and each access through a PhysicalStorageBuffer pointer to T
 // goes through a struct { T } whose only member is Coherent:
 //     %w = OpBitcast %ptr_to_wrapper %p
 //     %c = OpAccessChain %ptr_to_T %w %uint_0      ; then OpLoad/OpStore %c
@@ -17,6 +18,7 @@
 // same accesses NonPrivatePointer instead.
 // Not covered: OpCopyMemory, which the lowering rejects today.
 #include <unordered_map>
+#include <unordered_set>
 
 #include "passes.h"
 
@@ -64,6 +66,7 @@ class MakeGlobalAccessesCoherent final : public Pass {
   }
 
   void rewrite_accesses(Module& m, Function& f) {
+    make_storage_buffers_coherent(m, f);
     ValueTypes types = value_types(m, f);
     std::vector<Instruction> code;
     code.reserve(f.code.size());
@@ -81,6 +84,19 @@ class MakeGlobalAccessesCoherent final : public Pass {
       code.push_back(std::move(i));
     }
     f.code = std::move(code);
+  }
+
+  // Storage buffers (bind_storage_buffers) are memory object declarations:
+  // the variables the function uses are decorated Coherent themselves.
+  static void make_storage_buffers_coherent(Module& m, Function& f) {
+    std::unordered_set<uint32_t> buffers;
+    for (const Instruction& g : m.globals)
+      if (g.opcode == Op::OpVariable && StorageClass(g.word(0)) == StorageClass::StorageBuffer) buffers.insert(g.result_id);
+    for (Instruction& i : f.code)
+      i.for_each_used_id([&](uint32_t& id) {
+        if (buffers.erase(id) && !m.has_decoration(id, spv::Decoration::Coherent))
+          m.decorate(id, spv::Decoration::Coherent);
+      });
   }
 
   std::unordered_map<uint32_t, uint32_t> wrapper_pointers_;  // pointee type → pointer to its wrapper

@@ -7,8 +7,8 @@
 // semantics operands of OpControlBarrier, OpMemoryBarrier and every OpAtomic*
 // alike, and adds only what depends on the memory model:
 //   Vulkan memory model: Release → +MakeAvailable, Acquire → +MakeVisible,
-//     AcquireRelease → both; loads and stores through Workgroup and
-//     PhysicalStorageBuffer pointers become NonPrivatePointer so that fences
+//     AcquireRelease → both; loads and stores through Workgroup,
+//     PhysicalStorageBuffer and StorageBuffer pointers become NonPrivatePointer so that fences
 //     order them; Device scope becomes QueueFamily on devices without
 //     vulkanMemoryModelDeviceScope.
 //   GLSL450: semantics stay as they are.
@@ -137,7 +137,9 @@ class MapMemorySemantics final : public Pass {
 
   static void make_non_private(const Module& m, const ValueTypes& types, Instruction& access) {
     auto storage = m.storage_class_of(types.at(access.word(0)));
-    if (storage != spv::StorageClass::Workgroup && storage != spv::StorageClass::PhysicalStorageBuffer) return;
+    if (storage != spv::StorageClass::Workgroup && storage != spv::StorageClass::PhysicalStorageBuffer &&
+        storage != spv::StorageClass::StorageBuffer)
+      return;
     size_t mask_index = access.opcode == Op::OpLoad ? 1 : 2;
     auto non_private = uint32_t(spv::MemoryAccessMask::NonPrivatePointer);
     if (access.words.size() <= mask_index)

@@ -51,6 +51,11 @@ struct LoweringContext {
   std::vector<KernelState> kernels;
   uint32_t next_spec_id = kFirstLocalArgSpecId;
   uint32_t workgroup_size = 0;  // the WorkgroupSize spec-constant composite (v3uint)
+  // Parameters declared restrict (the translator's FuncParamAttr NoAlias),
+  // recorded by strip_kernel_decorations before it drops the decoration.
+  std::unordered_set<uint32_t> restrict_parameters;
+  // Pointer parameters bind_storage_buffers bound, and their bindings.
+  std::unordered_map<uint32_t, uint32_t> storage_buffer_bindings;
 
   KernelReflection& reflection_of(const KernelState& kernel) { return reflection.kernels[kernel.reflection_index]; }
 };

@@ -16,6 +16,7 @@ std::unique_ptr<Pass> make_lower_signed_remainders();
 std::unique_ptr<Pass> make_splat_select_conditions();
 std::unique_ptr<Pass> make_strip_kernel_decorations();
 std::unique_ptr<Pass> make_rewrite_entry_points();
+std::unique_ptr<Pass> make_bind_storage_buffers();
 std::unique_ptr<Pass> make_lower_kernel_arguments();
 std::unique_ptr<Pass> make_lower_builtin_variables();
 std::unique_ptr<Pass> make_lower_program_scope_constants();

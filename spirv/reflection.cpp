@@ -53,6 +53,7 @@ constexpr std::pair<std::string_view, bool ModuleFeatures::*> kFeatureNames[] = 
     {"denorm_preserve_float16", &ModuleFeatures::denorm_preserve_float16},
     {"denorm_preserve_float32", &ModuleFeatures::denorm_preserve_float32},
     {"denorm_preserve_float64", &ModuleFeatures::denorm_preserve_float64},
+    {"push_descriptor", &ModuleFeatures::push_descriptor},
 };
 
 template <typename Enum, size_t N>
@@ -152,6 +153,8 @@ std::string serialize(const ModuleReflection& reflection) {
       out << "arg " << a.index << ' ' << (a.name.empty() ? "-" : a.name) << ' ' << to_string(a.kind) << ' ';
       if (a.kind == ArgKind::LocalPointer)
         out << a.spec_id << ' ' << a.element_size << '\n';
+      else if (a.binding)
+        out << "storage_buffer " << *a.binding << '\n';
       else
         out << a.offset << ' ' << a.size << '\n';
     }
@@ -234,6 +237,10 @@ ModuleReflection parse_reflection(std::string_view text) {
         arg.spec_id = p.number(4);
         arg.element_size = p.number(5);
         if (arg.element_size == 0) p.fail("local_pointer element size must not be 0");
+      } else if (p.word(4) == "storage_buffer") {
+        if (arg.kind != ArgKind::GlobalPointer && arg.kind != ArgKind::ConstantPointer)
+          p.fail("only global and constant pointers can be storage buffers");
+        arg.binding = p.number(5);
       } else {
         arg.offset = p.number(4);
         arg.size = p.number(5);

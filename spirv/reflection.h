@@ -5,9 +5,13 @@
 // golden test and parsed without a JSON library. The host never looks inside
 // the SPIR-V for this information.
 //
-// Argument passing (decided in spirv/lower_kernel_arguments.cpp):
-//   - global and constant pointers: a 64-bit buffer device address in the
-//     push-constant block (PhysicalStorageBuffer64);
+// Argument passing (decided in spirv/bind_storage_buffers.cpp and
+// spirv/lower_kernel_arguments.cpp):
+//   - global and constant pointers that are only a base of accesses: a
+//     storage buffer descriptor, set 0, binding `binding` (the host pushes
+//     the buffer, from its offset to its end);
+//   - other global and constant pointers: a 64-bit buffer device address in
+//     the push-constant block (PhysicalStorageBuffer64);
 //   - scalars: their bytes in the push-constant block;
 //   - __local pointers: a Workgroup array whose length is a specialization
 //     constant; the host sets it from the size given at dispatch.
@@ -52,6 +56,9 @@ struct KernelArg {
   uint32_t size = 0;          // bytes in the push-constant block or argument buffer (8 for pointers)
   uint32_t spec_id = 0;       // LocalPointer: the array-length specialization constant
   uint32_t element_size = 0;  // LocalPointer: bytes per array element (length = bytes / element_size)
+  // GlobalPointer, ConstantPointer: the storage-buffer binding (descriptor
+  // set 0) when the argument is bound as one; offset and size are then 0.
+  std::optional<uint32_t> binding;
 };
 
 // Where a kernel's arguments live when they are not in the push constants.
@@ -122,6 +129,15 @@ struct ModuleFeatures {
   bool denorm_preserve_float16 = false;
   bool denorm_preserve_float32 = false;
   bool denorm_preserve_float64 = false;
+  // VK_KHR_push_descriptor: the host pushes the storage buffers of kernels
+  // with bound arguments (KernelArg::binding) with vkCmdPushDescriptorSetKHR.
+  bool push_descriptor = false;
+  // Not a feature and never in the text format: what a device offers
+  // build_program (compile_options_for), the pointer arguments per kernel to
+  // bind as storage buffers. 0 where the device lacks push descriptors, and
+  // where one storage buffer may hold less than 2 GiB (lavapipe's 128 MiB:
+  // an argument bound there could not take a larger buffer, an address can).
+  uint32_t storage_buffer_arguments = 0;
 };
 
 // The names, as the text format spells them, of the features `needed` has and `available` lacks.
@@ -155,6 +171,7 @@ struct ModuleReflection {
 //   ndrange <field> <offset>
 //   arg <index> <name|-> global_pointer|constant_pointer|scalar <offset> <size>
 //                                       (offset in the argument buffer when there is one)
+//   arg <index> <name|-> global_pointer|constant_pointer storage_buffer <binding>
 //   arg <index> <name|-> local_pointer <spec_id> <element_size>
 //   end
 std::string serialize(const ModuleReflection& reflection);

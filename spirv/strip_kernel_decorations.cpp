@@ -3,7 +3,9 @@
 // Drops decorations Vulkan rejects or that describe the Kernel ABI
 // (LinkageAttributes, FuncParamAttr, Alignment, Constant, NoSignedWrap, ...),
 // debug strings other than names, OpLifetimeStart/Stop, and OpLine. Keeps the
-// decorations later passes read (BuiltIn) or emit (SpecId, Offset, ...).
+// decorations later passes read (BuiltIn) or emit (SpecId, Offset, ...), and
+// records the restrict parameters (FuncParamAttr NoAlias) for
+// bind_storage_buffers.
 // OpenCL.std extended instructions are gone already (lower_opencl_std).
 #include <algorithm>
 
@@ -29,7 +31,11 @@ class StripKernelDecorations final : public Pass {
  public:
   std::string_view name() const override { return "strip_kernel_decorations"; }
 
-  void run(Module& m, LoweringContext&) override {
+  void run(Module& m, LoweringContext& context) override {
+    for (const Instruction& a : m.annotations)
+      if (a.opcode == Op::OpDecorate && spv::Decoration(a.word(1)) == spv::Decoration::FuncParamAttr &&
+          spv::FunctionParameterAttribute(a.word(2)) == spv::FunctionParameterAttribute::NoAlias)
+        context.restrict_parameters.insert(a.word(0));
     std::erase_if(m.annotations, [](const Instruction& a) {
       if (a.opcode == Op::OpDecorate) return !vulkan_keeps(spv::Decoration(a.word(1)));
       if (a.opcode == Op::OpMemberDecorate) return !vulkan_keeps(spv::Decoration(a.word(2)));

@@ -62,6 +62,7 @@ class Kernel {
     std::weak_ptr<detail::BufferState> buffer;  // weak: a destroyed buffer is an error at run(), not a fault
     uint64_t offset = 0;
     uint32_t local_length = 0;  // elements, for __local pointers
+    uint64_t range = 0;         // bytes from `offset` to the end of the buffer or view
   };
   Kernel(std::shared_ptr<detail::ProgramState> program, uint32_t kernel_index);
   std::string describe_arg(uint32_t index) const;

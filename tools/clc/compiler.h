@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,10 @@ struct CompileOptions {
   // (ModuleReflection::denorms_are_zero), and the runtime then does not ask
   // the device to preserve subnormals (host/preserve_denormals.h).
   bool denorms_are_zero = false;
+  // LoweringOptions::max_storage_buffers: how many pointer arguments of a
+  // kernel may become storage-buffer descriptors (0: addresses only). Unset:
+  // 32 here and in clc; build_program asks the device (compile_options_for).
+  std::optional<uint32_t> max_storage_buffers;
 };
 
 struct CompileResult {

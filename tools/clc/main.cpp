@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <charconv>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -45,6 +46,9 @@ OPTIONS:
   --device-scope=<scope>  What memory_scope_device becomes under the Vulkan memory
                           model: device (default; needs vulkanMemoryModelDeviceScope)
                           or queue-family
+  --max-storage-buffers=<n>
+                          Pointer arguments of a kernel that may become storage-buffer
+                          descriptors (default 32; 0: buffer device addresses only)
   --emit-kernel-spirv     Write the translator's Kernel SPIR-V instead (debugging;
                           no lowering, no reflection file)
   --help                  Show this text
@@ -108,6 +112,13 @@ Arguments parse_arguments(int argc, char** argv) {
       if (value == "device") parsed.options.vulkan_device_scope = true;
       else if (value == "queue-family") parsed.options.vulkan_device_scope = false;
       else throw UsageError{"invalid value '" + std::string(value) + "' in '" + std::string(arg) + "' (expected device or queue-family)"};
+    } else if (arg.starts_with("--max-storage-buffers=")) {
+      const std::string_view value = arg.substr(std::strlen("--max-storage-buffers="));
+      uint32_t n = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (ec != std::errc() || end != value.data() + value.size() || value.empty())
+        throw UsageError{"invalid value '" + std::string(value) + "' in '" + std::string(arg) + "' (expected a count)"};
+      parsed.options.max_storage_buffers = n;
     } else if (arg == "--emit-kernel-spirv") {
       parsed.emit_kernel_spirv = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
