@@ -16,7 +16,7 @@
 // OpSelect all of whose pointer operands derive from the same parameter -- is
 // used only by those, by OpLoad, by OpStore and by OpAtomic* as the pointer,
 // and every type accessed is a scalar, a vector of at most 4 components, or
-// a struct or array of those (accessed leaf by leaf). At most
+// a struct or array of those (accessed leaf by leaf), never Volatile. At most
 // LoweringOptions::max_storage_buffers arguments of a kernel qualify, the
 // first in argument order.
 //
@@ -169,6 +169,15 @@ uint32_t access_alignment(const Module& m, const Instruction& access, uint32_t t
   return m.alignment_of(type);
 }
 
+// Whether a load or store is Volatile. Such an argument keeps its address:
+// the SPIR-V optimizer removes a loop that polls a storage buffer through
+// Volatile loads (spin_forever in tests/tools/run_test.cpp), and leaves it
+// through an address.
+bool is_volatile(const Instruction& access) {
+  const size_t mask_at = access.opcode == Op::OpLoad ? 1 : 2;
+  return access.words.size() > mask_at && (access.word(mask_at) & uint32_t(spv::MemoryAccessMask::Volatile));
+}
+
 // One parameter's derived pointers and accesses, as the analysis found them.
 struct Candidate {
   uint32_t param = 0;
@@ -256,7 +265,7 @@ class BindStorageBuffers final : public Pass {
         } else if ((i.opcode == Op::OpLoad && i.word(0) == value) ||
                    (i.opcode == Op::OpStore && i.word(0) == value && i.word(1) != value)) {
           const uint32_t pointee = m.pointee_of(types.at(value));
-          if (!add_views(m, pointee, access_alignment(m, i, pointee), c.leaf_types)) return fail();
+          if (is_volatile(i) || !add_views(m, pointee, access_alignment(m, i, pointee), c.leaf_types)) return fail();
           if (i.opcode == Op::OpStore) c.written = true;
         } else if (is_atomic(i.opcode) && i.word(0) == value &&
                    std::count(i.words.begin() + 1, i.words.end(), value) == 0) {

@@ -8,7 +8,8 @@
 // v3ulong OpUConvert (lower_builtin_variables widens the Vulkan builtins to
 // the translator's v3ulong), or `x & 0xffffffff` on a ulong (clang's
 // zero-extension of a 32-bit index through size_t; `x & m` for any constant
-// m < 2^32 after instcombine). Each such index of an OpAccessChain or
+// m < 2^32 after instcombine), or OpSConvert of a 32-bit value (`buf[i]` with
+// an int i: exact too, see narrowed_index). Each such index of an OpAccessChain or
 // OpInBoundsAccessChain whose base points to Workgroup, Private or Function
 // memory is replaced by the 32-bit value: the OpUConvert's operand, an
 // OpCompositeExtract of the 32-bit vector, or the 32-bit `low & m` where low
@@ -83,7 +84,7 @@ class FunctionIndices {
           default: type = 0; break;
         }
         if (!narrowable) continue;
-        if (const uint32_t narrow = narrowed(index)) {
+        if (const uint32_t narrow = narrowed_index(index)) {
           f_.code[p].words[w] = narrow;
           replaced_.push_back(index);
         }
@@ -93,7 +94,7 @@ class FunctionIndices {
     // The 64-bit index computations no instruction uses any more, and those
     // that only they used.
     auto removable = [](Op op) {
-      return op == Op::OpUConvert || op == Op::OpBitwiseAnd || op == Op::OpCompositeExtract;
+      return op == Op::OpUConvert || op == Op::OpSConvert || op == Op::OpBitwiseAnd || op == Op::OpCompositeExtract;
     };
     splice(m_, f_, inserts_, unused_values(f_, inserts_, replaced_, removable));
   }
@@ -108,6 +109,17 @@ class FunctionIndices {
   const Instruction* definition(uint32_t id) const {
     auto it = defs_.find(id);
     return it == defs_.end() ? nullptr : &f_.code[it->second];
+  }
+
+  // A 32-bit index that selects what 64-bit `index` selects in an array of
+  // fewer than 2^31 elements: the value it zero-extends (narrowed), or the
+  // value it sign-extends (`a[i]` with an int i): a negative i is out of
+  // bounds as a 64-bit index and as a 32-bit one, read signed or unsigned.
+  uint32_t narrowed_index(uint32_t index) {
+    const Instruction* def = definition(index);
+    if (def != nullptr && def->opcode == Op::OpSConvert && int_width(index) == 64 && int_width(def->word(0)) == 32)
+      return def->word(0);
+    return narrowed(index);
   }
 
   // A 32-bit value whose zero-extension is `id`, or 0 when `id` is not known

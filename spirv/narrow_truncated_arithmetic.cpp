@@ -126,8 +126,14 @@ class FunctionNarrowing {
       case Op::OpBitwiseOr:
       case Op::OpBitwiseXor: {
         const uint32_t a = narrowed(def.word(0)), b = a ? narrowed(def.word(1)) : 0;
-        return b ? emit_after(def_at->second, Instruction(def.opcode, narrow_type(def.type_id), m_.new_id()).id(a).id(b))
-                 : 0;
+        if (!b) return 0;
+        // clang's zero-extension through size_t, `x & 0xffffffff`, keeps all
+        // 32 bits: the narrowed x itself (the SPIR-V optimizer leaves the mask).
+        if (def.opcode == Op::OpBitwiseAnd) {
+          if (m_.constant_value(b) == 0xffffffffu) return a;
+          if (m_.constant_value(a) == 0xffffffffu) return b;
+        }
+        return emit_after(def_at->second, Instruction(def.opcode, narrow_type(def.type_id), m_.new_id()).id(a).id(b));
       }
       case Op::OpShiftLeftLogical: {  // by a constant: bits above 32 never come down
         const std::optional<uint64_t> shift = m_.constant_value(def.word(1));

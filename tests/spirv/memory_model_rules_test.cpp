@@ -115,6 +115,7 @@ struct GlobalAccesses {
 
 GlobalAccesses global_accesses(const std::string& call, MemoryModel model) {
   CompileOptions options;
+  options.max_storage_buffers = 0;  // through addresses (storage buffers: storage_buffer_golden_test)
   options.cl_std = OpenCLStd::CL2_0;
   options.memory_model = model;
   const std::string source = "kernel void k(global int* p, global const int* q) {\n  size_t i = get_global_id(0);\n"

@@ -21,8 +21,9 @@
 namespace vkcl::testing {
 namespace {
 
-std::vector<uint32_t> compile(const std::string& source, bool optimize = true,
-                              std::optional<uint32_t> max_storage_buffers = std::nullopt) {
+// Pointer arguments keep their addresses unless asked: these expectations
+// follow them (storage-buffer arguments: storage_buffer_golden_test).
+std::vector<uint32_t> compile(const std::string& source, bool optimize = true, uint32_t max_storage_buffers = 0) {
   CompileOptions options;
   options.cl_std = OpenCLStd::CL1_2;
   options.optimize = optimize;
