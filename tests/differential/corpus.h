@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -126,6 +127,15 @@ std::string read_file(const std::filesystem::path& file);
 
 // Every *.cl directly in `dir`, sorted by name.
 std::vector<std::filesystem::path> list_corpus(const std::filesystem::path& dir);
+
+// Before timing a kernel, both sides run it untimed for at least this long
+// and this many times, so that every implementation is timed on a GPU at
+// its working clock (the outputs are restored before each timed run).
+struct WarmUp {
+  int min_runs;
+  std::chrono::milliseconds min_time;
+};
+inline constexpr WarmUp kWarmUp{3, std::chrono::milliseconds(200)};
 
 // The initial bytes of a buffer argument (deterministic: the same on every machine).
 std::vector<std::byte> generate(const Arg& arg);

@@ -198,6 +198,15 @@ void write_file(const fs::path& path, const void* data, size_t size) {
 // Mesa 22.3 answers 1 ns).
 template <typename Restore, typename Enqueue>
 KernelTiming time_runs(Context& ctx, int runs, Restore restore_outputs, Enqueue enqueue) {
+  // Warm-up, as vkcl's side does (corpus::kWarmUp): a GPU idle while the
+  // inputs were made runs its first kernels at a low clock.
+  const auto warm_up_start = std::chrono::steady_clock::now();
+  for (int w = 0; w < vkcl::corpus::kWarmUp.min_runs ||
+                  std::chrono::steady_clock::now() - warm_up_start < vkcl::corpus::kWarmUp.min_time;
+       ++w) {
+    check(enqueue(nullptr), "clEnqueueNDRangeKernel");
+    check(cl.clFinish(ctx.queue), "clFinish");
+  }
   std::vector<double> event_ms, host_ms;
   for (int i = 0; i < runs; ++i) {
     restore_outputs();
