@@ -100,10 +100,6 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool wan
   const VkPhysicalDeviceFeatures& f = features2_.features;
   ModuleFeatures& s = supported_;
   s.push_descriptor = push_descriptor;
-  const VkPhysicalDeviceLimits& limits = properties2.properties.limits;
-  if (push_descriptor && limits.maxStorageBufferRange >= (1u << 31))
-    s.storage_buffer_arguments = std::min({32u, push_descriptor_properties.maxPushDescriptors,
-                                           limits.maxPerStageDescriptorStorageBuffers});
   max_push_descriptors_ = push_descriptor ? push_descriptor_properties.maxPushDescriptors : 0;
   s.shader_int64 = f.shaderInt64;
   s.shader_int16 = f.shaderInt16;

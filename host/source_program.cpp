@@ -93,12 +93,14 @@ CompileOptions compile_options_for(const ModuleFeatures& device_features, Compil
   options.memory_model = device_features.vulkan_memory_model ? MemoryModel::Vulkan : MemoryModel::GLSL450;
   options.vulkan_device_scope = device_features.vulkan_memory_model_device_scope;
   if (!options.max_storage_buffers) {
-    // VKCL_STORAGE_BUFFER_ARGUMENTS=<n> overrides the device's choice: so
-    // that lavapipe records the modules another device will replay
-    // (tools/gpu-bundle.sh), and tests cover storage buffers there.
+    // Addresses unless asked: on the H100 storage buffers were no faster
+    // (docs/performance.md, "Argument passing"). VKCL_STORAGE_BUFFER_ARGUMENTS=<n>
+    // asks for up to n per kernel where the device can push them: the
+    // differential test covers storage buffers with it on lavapipe, and
+    // tools/gpu-bundle.sh records such modules for the GPU to replay.
     const char* chosen = std::getenv("VKCL_STORAGE_BUFFER_ARGUMENTS");
-    options.max_storage_buffers = chosen && *chosen ? uint32_t(std::strtoul(chosen, nullptr, 10))
-                                                    : device_features.storage_buffer_arguments;
+    const uint32_t asked = chosen && *chosen ? uint32_t(std::strtoul(chosen, nullptr, 10)) : 0;
+    options.max_storage_buffers = device_features.push_descriptor ? asked : 0;
   }
   return options;
 }
@@ -107,7 +109,7 @@ std::string module_cache_key(std::string_view source, std::string_view file_name
   Fnv1a hash;
   hash.add("vkcl-module-key 2").add(source).add(file_name).add(static_cast<int>(options.cl_std));
   hash.add(options.optimize).add(static_cast<int>(options.memory_model)).add(options.vulkan_device_scope);
-  hash.add(options.lower).add(options.max_storage_buffers.value_or(32));
+  hash.add(options.lower).add(options.max_storage_buffers.value_or(0));
   // Only when given, so that the keys of modules built without it stay as they were.
   if (options.denorms_are_zero) hash.add("-cl-denorms-are-zero");
   for (const std::string& define : options.defines) hash.add("-D").add(define);

@@ -19,9 +19,10 @@ struct LoweringOptions {
   // The most __global/__constant pointer arguments of one kernel that
   // become storage-buffer descriptors (spirv/bind_storage_buffers.cpp); the
   // rest keep buffer device addresses. 0: addresses only. The host needs
-  // this many in maxPerStageDescriptorStorageBuffers and maxPushDescriptors;
-  // 32 is the least maxPushDescriptors Vulkan allows.
-  uint32_t max_storage_buffers = 32;
+  // this many in maxPerStageDescriptorStorageBuffers and maxPushDescriptors
+  // (32 is the least maxPushDescriptors Vulkan allows). Addresses by
+  // default: docs/performance.md, "Argument passing".
+  uint32_t max_storage_buffers = 0;
 };
 
 struct VulkanModule {

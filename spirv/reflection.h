@@ -132,12 +132,6 @@ struct ModuleFeatures {
   // VK_KHR_push_descriptor: the host pushes the storage buffers of kernels
   // with bound arguments (KernelArg::binding) with vkCmdPushDescriptorSetKHR.
   bool push_descriptor = false;
-  // Not a feature and never in the text format: what a device offers
-  // build_program (compile_options_for), the pointer arguments per kernel to
-  // bind as storage buffers. 0 where the device lacks push descriptors, and
-  // where one storage buffer may hold less than 2 GiB (lavapipe's 128 MiB:
-  // an argument bound there could not take a larger buffer, an address can).
-  uint32_t storage_buffer_arguments = 0;
 };
 
 // The names, as the text format spells them, of the features `needed` has and `available` lacks.

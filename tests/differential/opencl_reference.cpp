@@ -204,6 +204,7 @@ KernelTiming time_runs(Context& ctx, int runs, Restore restore_outputs, Enqueue 
   for (int w = 0; w < vkcl::corpus::kWarmUp.min_runs ||
                   std::chrono::steady_clock::now() - warm_up_start < vkcl::corpus::kWarmUp.min_time;
        ++w) {
+    restore_outputs();  // a kernel that updates its outputs in place stays inside them
     check(enqueue(nullptr), "clEnqueueNDRangeKernel");
     check(cl.clFinish(ctx.queue), "clFinish");
   }

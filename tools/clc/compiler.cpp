@@ -58,7 +58,7 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
         lowering.memory_model = options.memory_model;
         lowering.device_scope_available = options.vulkan_device_scope;
         lowering.optimize = options.optimize;
-        lowering.max_storage_buffers = options.max_storage_buffers.value_or(32);
+        lowering.max_storage_buffers = options.max_storage_buffers.value_or(0);
         try {
           result.module = lower_to_vulkan(result.kernel_spirv, lowering);
         } catch (const CompileError& error) {

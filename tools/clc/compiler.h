@@ -47,7 +47,8 @@ struct CompileOptions {
   bool denorms_are_zero = false;
   // LoweringOptions::max_storage_buffers: how many pointer arguments of a
   // kernel may become storage-buffer descriptors (0: addresses only). Unset:
-  // 32 here and in clc; build_program asks the device (compile_options_for).
+  // 0, addresses (docs/performance.md, "Argument passing"); build_program
+  // takes VKCL_STORAGE_BUFFER_ARGUMENTS (compile_options_for).
   std::optional<uint32_t> max_storage_buffers;
 };
 

@@ -48,7 +48,8 @@ OPTIONS:
                           or queue-family
   --max-storage-buffers=<n>
                           Pointer arguments of a kernel that may become storage-buffer
-                          descriptors (default 32; 0: buffer device addresses only)
+                          descriptors (default 0: buffer device addresses only;
+                          docs/performance.md says why)
   --emit-kernel-spirv     Write the translator's Kernel SPIR-V instead (debugging;
                           no lowering, no reflection file)
   --help                  Show this text
