@@ -66,10 +66,6 @@ namespace {
 
 using spv::StorageClass;
 
-bool is_chain(Op op) {
-  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
-         op == Op::OpInBoundsPtrAccessChain;
-}
 bool is_element_chain(Op op) { return op == Op::OpPtrAccessChain || op == Op::OpInBoundsPtrAccessChain; }
 bool is_atomic(Op op) {
   switch (op) {

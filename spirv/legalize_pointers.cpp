@@ -31,10 +31,6 @@ bool is_logical(std::optional<StorageClass> s) {
 
 using Definitions = std::unordered_map<uint32_t, size_t>;
 
-bool is_chain(Op op) {
-  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
-         op == Op::OpInBoundsPtrAccessChain;
-}
 
 class LegalizePointers final : public Pass {
  public:

@@ -46,11 +46,6 @@ bool is_logical(std::optional<StorageClass> s) {
   return s == StorageClass::Workgroup || s == StorageClass::Function || s == StorageClass::Private;
 }
 
-bool is_chain(Op op) {
-  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
-         op == Op::OpInBoundsPtrAccessChain;
-}
-
 bool has_element(Op op) { return op == Op::OpPtrAccessChain || op == Op::OpInBoundsPtrAccessChain; }
 
 const char* kChosenAtRunTime = "a pointer to __local or __private memory that is chosen at run time";

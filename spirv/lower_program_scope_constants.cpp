@@ -33,10 +33,6 @@ namespace {
 
 using spv::StorageClass;
 
-bool is_chain(Op op) {
-  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
-         op == Op::OpInBoundsPtrAccessChain;
-}
 
 class LowerProgramScopeConstants final : public Pass {
  public:

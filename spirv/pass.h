@@ -67,6 +67,12 @@ class Pass {
   virtual void run(Module& module, LoweringContext& context) = 0;
 };
 
+// OpAccessChain, OpInBoundsAccessChain, OpPtrAccessChain or OpInBoundsPtrAccessChain.
+inline bool is_chain(Op op) {
+  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
+         op == Op::OpInBoundsPtrAccessChain;
+}
+
 // Shared helpers for passes that add code to a kernel.
 using ValueTypes = std::unordered_map<uint32_t, uint32_t>;
 // The result type of every value `function` can use: its own results and the module's globals.
