@@ -236,7 +236,6 @@ class BindStorageBuffers final : public Pass {
   static void analyze(const Module& m, const Function& f, const ValueTypes& types,
                       const std::unordered_map<uint32_t, std::vector<size_t>>& uses, Candidate& c) {
     auto fail = [&] { c.qualifies = false; };
-    if (m.storage_class_of(types.at(c.param)) == StorageClass::UniformConstant) c.written = false;
     std::vector<uint32_t> work{c.param};
     c.derived.insert(c.param);
     std::vector<size_t> merges;  // phis and selects, checked once every derived value is known
@@ -251,7 +250,7 @@ class BindStorageBuffers final : public Pass {
           if (c.derived.insert(i.result_id).second) work.push_back(i.result_id);
         };
         if (is_chain(i.opcode) && i.word(0) == value) {
-          if (!chain_is_exact(m, types, i)) return fail();
+          if (!chain_terms(m, types, i)) return fail();  // a step not a multiple of the result's unit
           derive();
         } else if (i.opcode == Op::OpBitcast && is_global(m.storage_class_of(i.type_id))) {
           derive();
@@ -294,16 +293,11 @@ class BindStorageBuffers final : public Pass {
     });
   }
 
-  // Every step of the chain but the base is a multiple of the result's unit
-  // (so the offset in its units is exact), and every type on the way is one
-  // whose layout is known (no runtime arrays).
-  static bool chain_is_exact(const Module& m, const ValueTypes& types, const Instruction& chain) {
-    return chain_terms(m, types, chain).has_value();
-  }
-
   // The offset of a chain's result in its units (unit_of its pointee): the
   // base's offset converted from `base_unit` to `unit`, plus each index
-  // times its scale, plus `constant`.
+  // times its scale, plus `constant`. Nothing when a step other than the
+  // base is not a multiple of the result's unit, or a type on the way has
+  // no known layout (the argument then keeps its address).
   struct ChainTerms {
     uint32_t base_unit = 1, unit = 1;
     std::vector<std::pair<uint32_t, uint32_t>> indices;  // index value, scale
