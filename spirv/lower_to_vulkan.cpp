@@ -80,6 +80,7 @@ VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const Lowe
       spirv::make_structurize_control_flow(),
       spirv::make_emit_push_constant_blocks(), spirv::make_remove_unused_globals(),
       spirv::make_lower_long_vectors(),       spirv::make_forbid_fp_contraction(),
+      spirv::make_combine_global_accesses(),
       spirv::make_declare_vulkan_module(),    spirv::make_fold_identity_pointer_casts(),
   };
   try {

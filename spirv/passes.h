@@ -32,6 +32,7 @@ std::unique_ptr<Pass> make_emit_push_constant_blocks();
 std::unique_ptr<Pass> make_remove_unused_globals();
 std::unique_ptr<Pass> make_forbid_fp_contraction();
 std::unique_ptr<Pass> make_lower_long_vectors();
+std::unique_ptr<Pass> make_combine_global_accesses();
 std::unique_ptr<Pass> make_declare_vulkan_module();
 std::unique_ptr<Pass> make_fold_identity_pointer_casts();
 

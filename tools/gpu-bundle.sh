@@ -21,12 +21,16 @@ bash "$root/tools/build.sh"
 rm -rf "$root/build-gpu/modules"
 mkdir -p "$root/build-gpu/modules"
 # Recording is all that matters here: a test that fails here fails there too.
-(cd "$root/build" && VKCL_MODULE_CACHE="$root/build-gpu/modules" VKCL_STORAGE_BUFFER_ARGUMENTS=32 ctest -j "$(nproc)" -L gpu) ||
+(cd "$root/build" && VKCL_MODULE_CACHE="$root/build-gpu/modules" ctest -j "$(nproc)" -L gpu) ||
   echo "gpu-bundle: some GPU tests failed here (see build/Testing); their modules are recorded all the same" >&2
 # The benchmark's modules too (its sizes are kernel arguments, so the small
 # run records what tools/gpu-bench.sh replays at the large size).
-(cd "$root/build" && VKCL_MODULE_CACHE="$root/build-gpu/modules" VKCL_STORAGE_BUFFER_ARGUMENTS=32 ctest -L bench) ||
+(cd "$root/build" && VKCL_MODULE_CACHE="$root/build-gpu/modules" ctest -L bench) ||
   echo "gpu-bundle: the benchmark's smallest run failed here; its modules are recorded all the same" >&2
+# The GPU tests include differential_storage_buffers, which records the
+# corpus with storage-buffer arguments (another module key) for
+# VKCL_STORAGE_BUFFER_ARGUMENTS=32 tools/gpu-corpus-bench.sh: the A/B of
+# argument passing (docs/performance.md).
 cmake -S "$root" -B "$root/build-gpu" -G Ninja -DVKCL_WITH_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$root/build-gpu"
 echo "build-gpu: $(du -sh "$root/build-gpu" | cut -f1), $(ls "$root/build-gpu/modules" | grep -c '\.spv$') modules recorded"

@@ -21,6 +21,3 @@ if ! { ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1'; } && [[ -z "${VKCL_
   -e "$made_in/build-gpu/tools/bench/libOpenCL.so.1" ]]; then
   export VKCL_DIFF_OPENCL_LIBRARY="$made_in/build-gpu/tools/bench/libOpenCL.so.1"
 fi
-# The modules were recorded with storage-buffer arguments
-# (tools/gpu-bundle.sh); ask for the same so their keys match.
-export VKCL_STORAGE_BUFFER_ARGUMENTS=${VKCL_STORAGE_BUFFER_ARGUMENTS:-32}

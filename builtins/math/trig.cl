@@ -100,12 +100,61 @@ static inline int reduce_large_f(float x, float* hi, float* lo) {
   return quadrant & 3;
 }
 
+// pi/4 <= |x| <= 2^7 pi/2 (0x1.921f00p+7): the Cody-Waite reduction of
+// fdlibm's float __ieee754_rem_pio2f. pi/2 is split into pieces whose low
+// bits are zero, so n times each piece is exact for n < 2^7; a second and a
+// third piece are subtracted only when the first leaves cancellation (the
+// result's exponent 8 or 25 below x's), giving hi + lo to 40, 57 or 74 bits.
+// The Payne-Hanek path above gives the same quadrant and a remainder as
+// accurate, at several times the cost: on NVIDIA this path made sin of
+// arguments in [-10, 10] ... (docs/performance.md).
+#define PIO2_1_F 0x1.921f00p+0f   /* the first 17 bits of pi/2 */
+#define PIO2_1T_F 0x1.6a8886p-17f /* pi/2 - PIO2_1_F */
+#define PIO2_2_F 0x1.6a8800p-17f  /* the next 17 bits */
+#define PIO2_2T_F 0x1.0b4610p-34f /* pi/2 - PIO2_1_F - PIO2_2_F */
+#define PIO2_3_F 0x1.0b4600p-34f  /* the next 17 bits */
+#define PIO2_3T_F 0x1.1a6264p-54f /* pi/2 - PIO2_1_F - PIO2_2_F - PIO2_3_F */
+static inline int reduce_medium_f(float x, float* hi, float* lo) {
+  const float t = fabs(x);
+  const int n = (int)mad(t, 0x1.45f306p-1f, 0.5f);  // nearest to |x| 2/pi (mad: either rounding picks a valid n)
+  const float fn = (float)n;
+  float r = t - fn * PIO2_1_F;  // exact
+  float w = fn * PIO2_1T_F;
+  float y = r - w;
+  const int exponent = (int)(as_uint(t) >> 23);
+  if (exponent - (int)((as_uint(y) >> 23) & 0xffu) > 8) {  // cancellation: the next 17 bits
+    float u = r;
+    w = fn * PIO2_2_F;
+    r = u - w;
+    w = fn * PIO2_2T_F - ((u - r) - w);
+    y = r - w;
+    if (exponent - (int)((as_uint(y) >> 23) & 0xffu) > 25) {
+      u = r;
+      w = fn * PIO2_3_F;
+      r = u - w;
+      w = fn * PIO2_3T_F - ((u - r) - w);
+      y = r - w;
+    }
+  }
+  const float y_lo = (r - y) - w;
+  if (as_int(x) < 0) {
+    *hi = -y;
+    *lo = -y_lo;
+    return -n & 3;
+  }
+  *hi = y;
+  *lo = y_lo;
+  return n & 3;
+}
+
 static inline int reduce_f(float x, float* hi, float* lo) {
-  if (fabs(x) < 0x1.921fb6p-1f) {
+  const float magnitude = fabs(x);
+  if (magnitude < 0x1.921fb6p-1f) {
     *hi = x;
     *lo = 0.0f;
     return 0;
   }
+  if (magnitude <= 0x1.921f00p+7f) return reduce_medium_f(x, hi, lo);
   return reduce_large_f(x, hi, lo);
 }
 
