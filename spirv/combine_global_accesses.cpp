@@ -400,11 +400,15 @@ class CombineGlobalAccesses final : public Pass {
         types_[element] = type;
         base = element;
       }
-      const uint32_t result = m_.new_id();
       if (chunk.offset == 0) {
+        // Never a cast of a pointer to its own type: NVIDIA's compiler
+        // (580.159.04) crashes on one (fold_identity_pointer_casts).
+        if (type_of(base) == pointer_type) return base;
+        const uint32_t result = m_.new_id();
         out.push_back(std::move(Instruction(Op::OpBitcast, pointer_type, result).id(base)));
         return result;
       }
+      const uint32_t result = m_.new_id();
       const uint32_t ulong = m_.type_int(64);
       const uint32_t address = m_.new_id(), moved = m_.new_id();
       out.push_back(std::move(Instruction(Op::OpConvertPtrToU, ulong, address).id(base)));
