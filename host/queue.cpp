@@ -105,8 +105,28 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
   enqueued->group_offset_at = k.ndrange_offset(NDRangeField::GroupOffset);
   enqueued->global_id_base_at = k.ndrange_offset(NDRangeField::GlobalIdBase);
 
-  kernels_.push_back(std::move(enqueued));
-  return kernels_.size() - 1;
+  commands_.push_back({std::move(enqueued), nullptr});
+  return kernel_count_++;
+}
+
+void CommandList::copy(const Buffer& from, const Buffer& to) {
+  const detail::BufferState &source = *from.state_, &target = *to.state_;
+  if (source.device != device_ || target.device != device_)
+    throw Error("CommandList::copy: a buffer of another Device than the list's (" +
+                std::string(device_->properties.deviceName) + ")");
+  if (target.size < source.size)
+    throw Error("CommandList::copy: the target's " + std::to_string(target.size) + " bytes cannot hold the source's " +
+                std::to_string(source.size));
+  if (source.buffer == target.buffer && source.offset < target.offset + source.size &&
+      target.offset < source.offset + source.size)
+    throw Error("CommandList::copy: the source (offset " + std::to_string(source.offset) + ") and the target (offset " +
+                std::to_string(target.offset) + ") overlap in one allocation (" + std::to_string(source.size) +
+                " bytes)");
+  auto copy = std::make_shared<detail::EnqueuedCopy>();
+  copy->from = source.allocation(from.state_);
+  copy->to = target.allocation(to.state_);
+  copy->region = {source.offset, target.offset, source.size};
+  commands_.push_back({nullptr, std::move(copy)});
 }
 
 Event::Event(std::shared_ptr<detail::SubmissionState> state) : state_(std::move(state)) {}
@@ -122,7 +142,7 @@ Event Device::submit(const CommandList& commands, const SubmitOptions& options) 
   if (commands.device_ != state_)
     throw Error("Device::submit: the CommandList was made for " + std::string(commands.device_->properties.deviceName) +
                 ", another Device than this one (" + state_->properties.deviceName + ")");
-  return Event(detail::submit(state_, commands.kernels_, options.timestamps));
+  return Event(detail::submit(state_, commands.commands_, options.timestamps));
 }
 
 void Device::run(const Kernel& kernel, const NDRange& range) {

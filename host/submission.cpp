@@ -208,8 +208,10 @@ void reap_pending(DeviceState& dev) {
 }
 
 std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& device,
-                                        std::span<const std::shared_ptr<const EnqueuedKernel>> kernels,
-                                        bool timestamps) {
+                                        std::span<const EnqueuedCommand> commands, bool timestamps) {
+  std::vector<std::shared_ptr<const EnqueuedKernel>> kernels;
+  for (const EnqueuedCommand& command : commands)
+    if (command.kernel) kernels.push_back(command.kernel);
   DeviceState& dev = *device;
   dev.check_usable();
   if (timestamps)
@@ -223,6 +225,8 @@ std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& devi
     state->keep_alive.push_back(kernel->program);
     state->keep_alive.insert(state->keep_alive.end(), kernel->buffers.begin(), kernel->buffers.end());
   }
+  for (const EnqueuedCommand& command : commands)
+    if (command.copy) state->keep_alive.insert(state->keep_alive.end(), {command.copy->from, command.copy->to});
 
   const VolkDeviceTable& vk = dev.vk;
   dev.take_submission_objects(state->command_buffer, state->fence);
@@ -279,20 +283,38 @@ std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& devi
   // reaches back across submissions on the same queue.
   memory_barrier(vk, cb, kCompute | VK_PIPELINE_STAGE_TRANSFER_BIT,
                  VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kCompute, kShaderAccess);
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    // In-order queue: each kernel sees all writes of the one before, and
+  constexpr VkPipelineStageFlags kTransfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  constexpr VkAccessFlags kTransferAccess = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  size_t i = 0;  // kernels recorded so far
+  for (size_t c = 0; c < commands.size(); ++c) {
+    // In-order queue: each command sees all writes of the one before, and
     // does not start writing before that one has finished reading.
-    if (i > 0) memory_barrier(vk, cb, kCompute, VK_ACCESS_SHADER_WRITE_BIT, kCompute, kShaderAccess);
+    const bool copy = commands[c].copy != nullptr;
+    if (c > 0) {
+      const bool after_copy = commands[c - 1].copy != nullptr;
+      memory_barrier(vk, cb, after_copy ? kTransfer : kCompute,
+                     after_copy ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT, copy ? kTransfer : kCompute,
+                     copy ? kTransferAccess : kShaderAccess);
+    } else if (copy) {  // earlier submissions' writes, as for a kernel above
+      memory_barrier(vk, cb, kCompute | kTransfer, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kTransfer,
+                     kTransferAccess);
+    }
+    if (copy) {
+      const EnqueuedCopy& e = *commands[c].copy;
+      vk.vkCmdCopyBuffer(cb, e.from->buffer, e.to->buffer, 1, &e.region);
+      continue;
+    }
     // BOTTOM_OF_PIPE: the stamp waits for every earlier command to end, so a
     // kernel's time never includes the tail of the one before it.
     if (pool) vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, static_cast<uint32_t>(2 * i));
     record_dispatches(vk, cb, *kernels[i], argument_addresses[i]);
     if (pool) vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, static_cast<uint32_t>(2 * i + 1));
+    ++i;
   }
   // The host reads buffers through their mapping once the fence signals;
   // transfers submitted later (staging reads) read them on the device.
-  memory_barrier(vk, cb, kCompute, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                 VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  memory_barrier(vk, cb, kCompute | kTransfer, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_HOST_BIT | kTransfer, VK_ACCESS_HOST_READ_BIT | kTransferAccess);
   check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
 
   VkSubmitInfo submit_info{VK_STRUCTURE_TYPE_SUBMIT_INFO};

@@ -46,6 +46,13 @@ struct EnqueuedKernel {
   std::vector<uint32_t> storage_buffer_bindings;  // one per storage_buffers entry
 };
 
+// A copy between buffers (CommandList::copy); the allocations stay alive
+// until the submission ends.
+struct EnqueuedCopy {
+  std::shared_ptr<BufferState> from, to;
+  VkBufferCopy region{};
+};
+
 // Writes an ND-range field (x, y, z, 0) into a kernel's push-constant bytes
 // at `at`, when the kernel reads it.
 inline void put_ndrange_field(std::vector<std::byte>& push, std::optional<uint32_t> at,
@@ -93,12 +100,11 @@ struct SubmissionState {
 // Empty when the device's compute queue can write timestamps, else why not.
 std::optional<std::string> timestamps_unavailable(const DeviceState& device);
 
-// Records `kernels` in order into one command buffer and submits it. Throws
-// Error before anything is submitted when a Vulkan call fails or timestamps
-// are asked of a device that cannot write them.
+// Records `commands` in order into one command buffer and submits it.
+// Throws Error before anything is submitted when a Vulkan call fails or
+// timestamps are asked of a device that cannot write them.
 std::shared_ptr<SubmissionState> submit(const std::shared_ptr<DeviceState>& device,
-                                        std::span<const std::shared_ptr<const EnqueuedKernel>> kernels,
-                                        bool timestamps);
+                                        std::span<const EnqueuedCommand> commands, bool timestamps);
 
 // Frees submissions left running (timed out, or their Event dropped) that
 // have finished since, and once none is left, the objects retired meanwhile.

@@ -124,6 +124,7 @@ class Buffer {
   explicit Buffer(std::shared_ptr<detail::BufferState> state);
   std::shared_ptr<detail::BufferState> state_;
   friend class Kernel;
+  friend class CommandList;
 };
 
 }  // namespace vkcl

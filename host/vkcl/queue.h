@@ -13,12 +13,19 @@
 
 namespace vkcl {
 
+class Buffer;
 class Device;
 class Kernel;
 namespace detail {
 struct DeviceState;
 struct EnqueuedKernel;
+struct EnqueuedCopy;
 struct SubmissionState;
+// A kernel or a copy: one command of a CommandList.
+struct EnqueuedCommand {
+  std::shared_ptr<const EnqueuedKernel> kernel;  // or
+  std::shared_ptr<const EnqueuedCopy> copy;
+};
 }
 
 // Commands for one Device, run in the order they were enqueued, each one
@@ -47,13 +54,20 @@ class CommandList {
   // beyond the device's limits.
   size_t enqueue(const Kernel& kernel, const NDRange& range);
 
-  size_t kernel_count() const { return kernels_.size(); }
-  bool empty() const { return kernels_.empty(); }
-  void clear() { kernels_.clear(); }
+  // Copies all of `from` to the start of `to` (OpenCL's clEnqueueCopyBuffer)
+  // after the commands before it and before those after it. Throws Error
+  // for a buffer of another Device, a `to` smaller than `from`, or two views
+  // of one allocation that overlap.
+  void copy(const Buffer& from, const Buffer& to);
+
+  size_t kernel_count() const { return kernel_count_; }
+  bool empty() const { return commands_.empty(); }
+  void clear() { commands_.clear(), kernel_count_ = 0; }
 
  private:
   std::shared_ptr<detail::DeviceState> device_;
-  std::vector<std::shared_ptr<const detail::EnqueuedKernel>> kernels_;
+  std::vector<detail::EnqueuedCommand> commands_;
+  size_t kernel_count_ = 0;
   friend class Device;
 };
 

@@ -128,9 +128,10 @@ std::string read_file(const std::filesystem::path& file);
 // Every *.cl directly in `dir`, sorted by name.
 std::vector<std::filesystem::path> list_corpus(const std::filesystem::path& dir);
 
-// Before timing a kernel, both sides run it untimed for at least this long
-// and this many times, so that every implementation is timed on a GPU at
-// its working clock (the outputs are restored before each timed run).
+// Both sides time a kernel's runs back to back on the device, each after a
+// device-side copy restores its checked outputs, and first submit that same
+// batch untimed at least this many times and for at least this long, so that
+// every implementation is timed on a GPU at its working clock.
 struct WarmUp {
   int min_runs;
   std::chrono::milliseconds min_time;

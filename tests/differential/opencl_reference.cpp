@@ -57,7 +57,7 @@ using namespace vkcl::corpus;
   X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext)             \
   X(clCreateCommandQueue) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)             \
   X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer) X(clEnqueueNDRangeKernel) X(clFinish)                  \
-  X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clGetEventProfilingInfo) X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel) \
+  X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clEnqueueCopyBuffer) X(clGetEventProfilingInfo) X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel) \
   X(clReleaseProgram) X(clReleaseCommandQueue) X(clReleaseContext)
 
 struct OpenCL {
@@ -191,43 +191,58 @@ void write_file(const fs::path& path, const void* data, size_t size) {
   if (!out) throw Failure{"opencl-error", "cannot write " + path.string()};
 }
 
-// `runs` runs of what `enqueue` enqueues, each after `restore_outputs()`
-// and timed by its event, or on the
-// host when any run's event carries no times: an event that says the kernel
-// took under a microsecond of a wait over 100 us carries none (rusticl in
-// Mesa 22.3 answers 1 ns).
-template <typename Restore, typename Enqueue>
-KernelTiming time_runs(Context& ctx, int runs, Restore restore_outputs, Enqueue enqueue) {
-  // Warm-up, as vkcl's side does (corpus::kWarmUp): a GPU idle while the
-  // inputs were made runs its first kernels at a low clock.
+// A checked output and where its first contents wait on the device.
+struct Restore {
+  cl_mem pristine = nullptr, target = nullptr;
+  size_t offset = 0, bytes = 0;
+};
+
+// `runs` runs of what `enqueue` enqueues, back to back on the device, each
+// after the checked outputs are copied back from their pristine copies
+// (clEnqueueCopyBuffer), so that the device never waits for the host between
+// runs; vkcl's side does the same (vkcl_side.cpp, corpus::kWarmUp). Each run
+// is timed by its event, or all of them on the host (their mean, copies
+// included) when any event carries no times: one that says the kernel took
+// 10 ns or less carries none (rusticl in Mesa 22.3 answers 1 ns).
+template <typename Enqueue>
+KernelTiming time_runs(Context& ctx, int runs, const std::vector<Restore>& restores, Enqueue enqueue) {
+  auto enqueue_runs = [&](std::vector<cl_event>* events) {
+    for (int i = 0; i < runs; ++i) {
+      for (const Restore& r : restores)
+        check(cl.clEnqueueCopyBuffer(ctx.queue, r.pristine, r.target, 0, r.offset, r.bytes, 0, nullptr, nullptr),
+              "clEnqueueCopyBuffer");
+      check(enqueue(events ? &(*events)[size_t(i)] : nullptr), "clEnqueueNDRangeKernel");
+    }
+  };
+  // The warm-up is the timed batch itself: a GPU idle while the inputs were
+  // made runs its first kernels at a low clock.
   const auto warm_up_start = std::chrono::steady_clock::now();
   for (int w = 0; w < vkcl::corpus::kWarmUp.min_runs ||
                   std::chrono::steady_clock::now() - warm_up_start < vkcl::corpus::kWarmUp.min_time;
        ++w) {
-    restore_outputs();  // a kernel that updates its outputs in place stays inside them
-    check(enqueue(nullptr), "clEnqueueNDRangeKernel");
+    enqueue_runs(nullptr);
     check(cl.clFinish(ctx.queue), "clFinish");
   }
-  std::vector<double> event_ms, host_ms;
-  for (int i = 0; i < runs; ++i) {
-    restore_outputs();
-    cl_event event = nullptr;
-    const auto start = std::chrono::steady_clock::now();
-    check(enqueue(&event), "clEnqueueNDRangeKernel");
-    check(cl.clFinish(ctx.queue), "clFinish");
-    host_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  std::vector<cl_event> events(size_t(runs), nullptr);
+  const auto start = std::chrono::steady_clock::now();
+  enqueue_runs(&events);
+  check(cl.clFinish(ctx.queue), "clFinish");
+  const double host_ms_per_run =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / runs;
+  std::vector<double> event_ms;
+  for (cl_event event : events) {
     cl_ulong begin = 0, end = 0;
     const bool has_times =
         cl.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof begin, &begin, nullptr) == CL_SUCCESS &&
         cl.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
-        end > begin && !(end - begin < 1000 && host_ms.back() > 0.1);
+        end > begin + 10;
     cl.clReleaseEvent(event);
-    if (has_times && event_ms.size() == size_t(i)) event_ms.push_back(double(end - begin) / 1e6);
+    if (has_times) event_ms.push_back(double(end - begin) / 1e6);
   }
   KernelTiming timing;
   timing.runs = runs;
-  timing.host_clock = event_ms.size() != host_ms.size();
-  const std::vector<double>& samples = timing.host_clock ? host_ms : event_ms;
+  timing.host_clock = event_ms.size() != size_t(runs);
+  const std::vector<double> samples = timing.host_clock ? std::vector<double>{host_ms_per_run} : event_ms;
   timing.median_ms = median(samples);
   timing.min_ms = *std::min_element(samples.begin(), samples.end());
   return timing;
@@ -326,17 +341,19 @@ std::string run_kernel(Context& ctx, const KernelSpec& spec, const fs::path& out
   std::snprintf(note, sizeof note, "build %.3f s, run %.3f s",
                 std::chrono::duration<double>(built - start).count(), std::chrono::duration<double>(done - built).count());
   if (timed_runs == 0) return note;
-  std::vector<std::pair<size_t, std::vector<std::byte>>> initial_outputs;  // the checked buffers' first contents
+  std::vector<Restore> restores;  // the checked buffers, from their first contents
   for (const Check& c : spec.checks)
-    for (size_t i = 0; i < spec.args.size(); ++i)
-      if (spec.args[i].name == c.arg) initial_outputs.emplace_back(i, generate(spec.args[i]));
-  auto restore_outputs = [&] {
-    for (const auto& [index, bytes] : initial_outputs)
-      check(cl.clEnqueueWriteBuffer(ctx.queue, buffers[index], CL_TRUE, kGuardBytes, bytes.size(), bytes.data(), 0, nullptr,
-                                    nullptr),
-            "clEnqueueWriteBuffer");
-  };
-  return timing_line(time_runs(ctx, timed_runs, restore_outputs, enqueue)) + "\n" + note;
+    for (size_t i = 0; i < spec.args.size(); ++i) {
+      if (spec.args[i].name != c.arg) continue;
+      std::vector<std::byte> initial = generate(spec.args[i]);
+      Restore r{nullptr, buffers[i], kGuardBytes, initial.size()};
+      r.pristine = cl.clCreateBuffer(ctx.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, initial.size(), initial.data(),
+                                     &error);
+      check(error, "clCreateBuffer (a checked output's first contents)");
+      held.buffers.push_back(r.pristine);
+      restores.push_back(r);
+    }
+  return timing_line(time_runs(ctx, timed_runs, restores, enqueue)) + "\n" + note;
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ WorkerResult parse_result(std::string_view text);
 struct KernelTiming {
   double median_ms = 0, min_ms = 0;
   int runs = 0;
-  bool host_clock = false;  // the platform's events carry no times: host time around clFinish
+  bool host_clock = false;  // the platform's events carry no times: host time of the batch of runs, per run
 };
 std::string timing_line(const KernelTiming& timing);
 // The timing line in `details`, if there is one.

@@ -130,6 +130,65 @@ TEST(Queue, ListSubmittedTwiceWithoutWaitingRunsTwiceInOrder) {
   EXPECT_EQ(data.read<uint32_t>(4096), std::vector<uint32_t>(4096, 9u));
 }
 
+// Copies between kernels, as the corpus benchmark restores a kernel's
+// outputs on the device between timed runs: each kernel sees the copy before
+// it, each copy sees the kernel before it, and views copy their own bytes.
+TEST(Queue, CopiesAreOrderedWithKernels) {
+  Device& dev = test::device();
+  Kernel add = program().kernel("add_one");
+  Buffer data(dev, 4096 * 4), pristine(dev, 4096 * 4), snapshot(dev, 4096 * 4);
+  pristine.write(std::vector<uint32_t>(4096, 10));
+  data.write(std::vector<uint32_t>(4096, 0xdeadbeef));
+  add.set_arg(0, data);
+  CommandList commands(dev);
+  for (int run = 0; run < 3; ++run) {
+    commands.copy(pristine, data);  // back to 10 before every run
+    commands.enqueue(add, NDRange::make({4096}, {64}));
+    commands.enqueue(add, NDRange::make({4096}, {64}));
+  }
+  commands.copy(data, snapshot);
+  commands.enqueue(add, NDRange::make({4096}, {64}));
+  EXPECT_EQ(commands.kernel_count(), size_t(7));
+  Event event = dev.submit(commands, {.timestamps = dev.has_timestamps()});
+  event.wait();
+  if (dev.has_timestamps()) EXPECT_EQ(event.kernel_times().size(), size_t(7));
+  EXPECT_EQ(snapshot.read<uint32_t>(4096), std::vector<uint32_t>(4096, 12u));
+  EXPECT_EQ(data.read<uint32_t>(4096), std::vector<uint32_t>(4096, 13u));
+
+  // Views: the middle of one buffer into the start of another's view.
+  const size_t alignment = Buffer::view_alignment(dev);
+  Buffer whole(dev, 4 * alignment), other(dev, 4 * alignment);
+  std::vector<std::byte> bytes(4 * alignment);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::byte(i * 7);
+  whole.write(bytes);
+  other.write(std::vector<std::byte>(4 * alignment, std::byte{0}));
+  CommandList views(dev);
+  views.copy(whole.view(alignment, 2 * alignment), other.view(2 * alignment, 2 * alignment));
+  dev.submit(views).wait();
+  std::vector<std::byte> result(4 * alignment);
+  other.read(result);
+  for (size_t i = 0; i < result.size(); ++i) {
+    const std::byte expected = i >= 2 * alignment ? bytes[i - alignment] : std::byte{0};
+    ASSERT_EQ(result[i], expected) << "byte " << i;
+  }
+}
+
+TEST(QueueErrors, CopyChecksSizesOverlapAndDevice) {
+  Device& dev = test::device();
+  const size_t alignment = Buffer::view_alignment(dev);
+  Buffer small(dev, alignment), large(dev, 4 * alignment);
+  CommandList commands(dev);
+  expect_error([&] { commands.copy(large, small); }, {"CommandList::copy", "cannot hold"});
+  expect_error([&] { commands.copy(large.view(0, 2 * alignment), large.view(alignment, 2 * alignment)); },
+               {"CommandList::copy", "overlap"});
+  commands.copy(large.view(0, alignment), large.view(alignment, alignment));  // neighbours do not overlap
+  Device other = Device::create();
+  Buffer foreign(other, alignment);
+  expect_error([&] { commands.copy(foreign, small); }, {"CommandList::copy", "another Device"});
+  EXPECT_EQ(commands.kernel_count(), size_t(0));
+  EXPECT_FALSE(commands.empty());
+}
+
 TEST(Queue, LocalArgumentSnapshot) {
   Device& dev = test::device();
   Kernel k = program().kernel("sum_scratch");

@@ -102,7 +102,7 @@ std::string format_report(const Run& run) {
     if (platform.description.empty()) out << platform.name << ": " << platform.unavailable << '\n';
     else
       out << platform.name << ": " << platform.description
-          << (host_clock ? "; timed on the host around clFinish (its events carry no times)" : "; event profiling") << '\n';
+          << (host_clock ? "; timed on the host, a batch of runs with their restoring copies per run (its events carry no times)" : "; event profiling") << '\n';
   }
   out << "\nKernel time, median ms, and vkcl's speed against each platform (its time / vkcl's)\n\n";
   std::string head = left("kernel", 36) + right("vkcl ms", 11);
