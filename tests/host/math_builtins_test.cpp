@@ -219,6 +219,16 @@ Inputs<T> make_inputs(int arity, size_t random_count, uint64_t seed) {
   const std::vector<T> s = special_values<T>();
   if (arity == 1) {
     for (T x : s) in.add(x, 0, 0);
+    // The floats nearest n pi/2 for n up to 2^7 + 2 and their neighbours:
+    // where sin, cos and tan's Cody-Waite reduction (|x| <= 2^7 pi/2,
+    // builtins/math/trig.cl) cancels most, and just past its end.
+    for (int n = 1; n <= 130; ++n)
+      for (T sign : {T(1), T(-1)}) {
+        T x = sign * T(n * 1.57079632679489661923L);
+        for (int step = 0; step < 2; ++step) x = std::nextafter(x, T(0));
+        for (int step = 0; step < 5; ++step, x = std::nextafter(x, sign * std::numeric_limits<T>::infinity()))
+          in.add(x, 0, 0);
+      }
   } else if (arity == 2) {
     for (T x : s)
       for (T y : s) in.add(x, y, 0);
