@@ -17,8 +17,10 @@ Writes corpus-bench.{txt,csv,dat,gp,png} to --out.
   --scale bench|test   bench (default): with each header's @bench-* lines
                        applied (@bench-skip kernels left out); test: every
                        kernel at the differential test's sizes
-  --repeat N           timed runs per kernel and implementation (default 10);
-                       the report gives their median
+  --repeat N           timed runs per kernel and implementation (default 10),
+                       back to back on the device, each after a device-side
+                       copy restores the checked outputs; the report gives
+                       their median
   --opencl NAME        an OpenCL platform whose name contains NAME (case-
                        insensitive); repeat it (or NAME,NAME) for several.
                        Default: $VKCL_DIFF_OPENCL_PLATFORM, else PoCL, else the first
