@@ -165,6 +165,10 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool wan
     s.denorm_preserve_float16 = f16;
     s.denorm_preserve_float32 = f32;
     s.denorm_preserve_float64 = f64;
+    // Signed zeros, infinities and NaNs have no independence rule.
+    s.signed_zero_inf_nan_preserve_float16 = s.shader_float16 && fc.shaderSignedZeroInfNanPreserveFloat16;
+    s.signed_zero_inf_nan_preserve_float32 = fc.shaderSignedZeroInfNanPreserveFloat32;
+    s.signed_zero_inf_nan_preserve_float64 = s.shader_float64 && fc.shaderSignedZeroInfNanPreserveFloat64;
   }
 }
 

@@ -33,7 +33,41 @@ DenormWidths denorm_preserve_widths(const ModuleFeatures& device, const ModuleRe
   return {device.denorm_preserve_float16, device.denorm_preserve_float32, device.denorm_preserve_float64};
 }
 
+namespace {
+
+// One float-controls execution mode: the mode, the modes that already settle
+// a width (DenormFlushToZero settles denormals too), and its capability.
+struct FloatControl {
+  uint32_t mode;
+  uint32_t settled_by_also;
+  uint32_t capability;
+};
+constexpr FloatControl kDenorms{kDenormPreserve, uint32_t(spv::ExecutionMode::DenormFlushToZero),
+                                uint32_t(spv::Capability::DenormPreserve)};
+constexpr FloatControl kSignedZeros{uint32_t(spv::ExecutionMode::SignedZeroInfNanPreserve),
+                                    uint32_t(spv::ExecutionMode::SignedZeroInfNanPreserve),
+                                    uint32_t(spv::Capability::SignedZeroInfNanPreserve)};
+
+std::vector<uint32_t> declare_mode(std::span<const uint32_t> words, DenormWidths widths, const FloatControl& control);
+
+}  // namespace
+
 std::vector<uint32_t> preserve_denormals(std::span<const uint32_t> words, DenormWidths widths) {
+  return declare_mode(words, widths, kDenorms);
+}
+
+DenormWidths signed_zero_preserve_widths(const ModuleFeatures& device) {
+  return {device.signed_zero_inf_nan_preserve_float16, device.signed_zero_inf_nan_preserve_float32,
+          device.signed_zero_inf_nan_preserve_float64};
+}
+
+std::vector<uint32_t> preserve_signed_zeros(std::span<const uint32_t> words, DenormWidths widths) {
+  return declare_mode(words, widths, kSignedZeros);
+}
+
+namespace {
+
+std::vector<uint32_t> declare_mode(std::span<const uint32_t> words, DenormWidths widths, const FloatControl& control) {
   std::vector<uint32_t> unchanged(words.begin(), words.end());
   if (!widths.any() || words.size() < 5) return unchanged;
 
@@ -55,7 +89,7 @@ std::vector<uint32_t> preserve_denormals(std::span<const uint32_t> words, Denorm
         if (!operands.empty()) {
           float16 |= operands[0] == uint32_t(spv::Capability::Float16);
           float64 |= operands[0] == uint32_t(spv::Capability::Float64);
-          has_capability |= operands[0] == uint32_t(spv::Capability::DenormPreserve);
+          has_capability |= operands[0] == control.capability;
           after_capabilities = after;
         }
         break;
@@ -68,9 +102,8 @@ std::vector<uint32_t> preserve_denormals(std::span<const uint32_t> words, Denorm
           entry_points.push_back(operands[1]);
         after_modes = after;
         break;
-      case spv::Op::OpExecutionMode:  // the denormal modes take a literal width: never OpExecutionModeId
-        if (operands.size() >= 3 && (operands[1] == kDenormPreserve ||
-                                     operands[1] == uint32_t(spv::ExecutionMode::DenormFlushToZero)))
+      case spv::Op::OpExecutionMode:  // the float-controls modes take a literal width: never OpExecutionModeId
+        if (operands.size() >= 3 && (operands[1] == control.mode || operands[1] == control.settled_by_also))
           mode_widths[operands[0]].insert(operands[2]);
         after_modes = after;
         break;
@@ -88,11 +121,11 @@ std::vector<uint32_t> preserve_denormals(std::span<const uint32_t> words, Denorm
     for (auto [wanted, width] : {std::pair{widths.float16 && float16, 16u}, {widths.float32, 32u},
                                  {widths.float64 && float64, 64u}})
       if (wanted && !mode_widths[entry].count(width))
-        modes.insert(modes.end(), {opcode_word(4, spv::Op::OpExecutionMode), entry, kDenormPreserve, width});
+        modes.insert(modes.end(), {opcode_word(4, spv::Op::OpExecutionMode), entry, control.mode, width});
   if (modes.empty()) return unchanged;
 
   std::vector<uint32_t> capability;
-  if (!has_capability) capability = {opcode_word(2, spv::Op::OpCapability), uint32_t(spv::Capability::DenormPreserve)};
+  if (!has_capability) capability = {opcode_word(2, spv::Op::OpCapability), control.capability};
   std::vector<uint32_t> extension;
   if (!has_extension && words[1] < kSpirv14) {
     std::vector<uint32_t> name = string_words(kFloatControls);
@@ -128,5 +161,7 @@ std::vector<uint32_t> preserve_denormals(std::span<const uint32_t> words, Denorm
   result.insert(result.end(), words.begin() + header_end, words.end());
   return result;
 }
+
+}  // namespace
 
 }  // namespace vkcl::detail

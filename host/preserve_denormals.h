@@ -20,9 +20,16 @@
 // "SPV_KHR_float_controls"`, each only if it lacks it. Nothing else changes,
 // and a module that needs nothing is returned word for word.
 //
+// The same for SignedZeroInfNanPreserve (preserve_signed_zeros): OpenCL C
+// honours signed zeros, infinities and NaNs (no -cl-fast-relaxed-math,
+// -cl-no-signed-zeros or -cl-finite-math-only is supported), and without the
+// mode a driver may fold as if they did not matter: lavapipe (Mesa 22.3.6)
+// turned OpConvertFToS then OpConvertSToF into a truncation, so
+// (double)(long)(-0.5) was -0.0.
+//
 // What not: it does not check that the device may take the mode (the caller
 // asks only for widths the device preserves; denorm_preserve_widths), adds no
-// DenormFlushToZero, rounding, or signed-zero/Inf/NaN mode, does not look at
+// DenormFlushToZero or rounding mode, does not look at
 // which widths an entry point really computes in (16 and 64 follow the
 // module's Float16 and Float64 capabilities), and assumes a module whose
 // instructions are well-formed (Program checks the header section first).
@@ -51,5 +58,14 @@ DenormWidths denorm_preserve_widths(const ModuleFeatures& device, const ModuleRe
 // only where the module declares OpCapability Float16, 64 only where it
 // declares Float64, 32 always. Throws Error for a malformed instruction.
 std::vector<uint32_t> preserve_denormals(std::span<const uint32_t> words, DenormWidths widths);
+
+// The widths whose signed zeros, infinities and NaNs a device honours
+// (ModuleFeatures::signed_zero_inf_nan_preserve_float*).
+DenormWidths signed_zero_preserve_widths(const ModuleFeatures& device);
+
+// `words` with SignedZeroInfNanPreserve declared for `widths`, as
+// preserve_denormals declares DenormPreserve (an entry point that has the
+// mode for a width keeps it).
+std::vector<uint32_t> preserve_signed_zeros(std::span<const uint32_t> words, DenormWidths widths);
 
 }  // namespace vkcl::detail

@@ -181,9 +181,11 @@ std::shared_ptr<detail::ProgramState> Program::create_state(const std::shared_pt
   }
 
   // The module as written, with DenormPreserve where the device keeps
-  // subnormals and the program allows no flushing (preserve_denormals.h).
-  const std::vector<uint32_t> code =
-      detail::preserve_denormals(words, detail::denorm_preserve_widths(dev->features, reflection));
+  // subnormals and the program allows no flushing, and SignedZeroInfNanPreserve
+  // where the device can honour them (preserve_denormals.h).
+  const std::vector<uint32_t> code = detail::preserve_signed_zeros(
+      detail::preserve_denormals(words, detail::denorm_preserve_widths(dev->features, reflection)),
+      detail::signed_zero_preserve_widths(dev->features));
 
   auto state = std::make_shared<detail::ProgramState>();
   state->device = dev;

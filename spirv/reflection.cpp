@@ -53,6 +53,9 @@ constexpr std::pair<std::string_view, bool ModuleFeatures::*> kFeatureNames[] = 
     {"denorm_preserve_float16", &ModuleFeatures::denorm_preserve_float16},
     {"denorm_preserve_float32", &ModuleFeatures::denorm_preserve_float32},
     {"denorm_preserve_float64", &ModuleFeatures::denorm_preserve_float64},
+    {"signed_zero_inf_nan_preserve_float16", &ModuleFeatures::signed_zero_inf_nan_preserve_float16},
+    {"signed_zero_inf_nan_preserve_float32", &ModuleFeatures::signed_zero_inf_nan_preserve_float32},
+    {"signed_zero_inf_nan_preserve_float64", &ModuleFeatures::signed_zero_inf_nan_preserve_float64},
     {"push_descriptor", &ModuleFeatures::push_descriptor},
 };
 

@@ -129,6 +129,13 @@ struct ModuleFeatures {
   bool denorm_preserve_float16 = false;
   bool denorm_preserve_float32 = false;
   bool denorm_preserve_float64 = false;
+  // The device honours signed zeros, infinities and NaNs of that width when a
+  // module declares SignedZeroInfNanPreserve (VkPhysicalDeviceFloatControlsProperties::
+  // shaderSignedZeroInfNanPreserveFloat16/32/64), as OpenCL requires; the
+  // runtime adds the mode like DenormPreserve (host/preserve_denormals.h).
+  bool signed_zero_inf_nan_preserve_float16 = false;
+  bool signed_zero_inf_nan_preserve_float32 = false;
+  bool signed_zero_inf_nan_preserve_float64 = false;
   // VK_KHR_push_descriptor: the host pushes the storage buffers of kernels
   // with bound arguments (KernelArg::binding) with vkCmdPushDescriptorSetKHR.
   bool push_descriptor = false;

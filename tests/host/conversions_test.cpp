@@ -440,5 +440,42 @@ TEST(Conversions, FromHalf) { check_conversions_from(kHalf); }
 TEST(Conversions, FromFloat) { check_conversions_from(kFloat); }
 TEST(Conversions, FromDouble) { check_conversions_from(kDouble); }
 
+// A real truncated to an integer and back is +0.0 for x in (-1, 0): the
+// integer 0 has no sign. lavapipe (Mesa 22.3.6) folded the two conversions
+// into a truncation that keeps the sign unless the module declares
+// SignedZeroInfNanPreserve, which the runtime now adds (host/preserve_denormals.h).
+TEST(Conversions, RealToIntegerAndBackHasNoNegativeZero) {
+  const bool doubles = test::device().features().shader_float64;
+  const std::string source = std::string(doubles ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "") +
+                             "kernel void test(global const float* x, global float* f" +
+                             (doubles ? ", global double* d" : "") +
+                             ") {\n"
+                             "  size_t i = get_global_id(0);\n"
+                             "  f[i] = (float)(int)x[i];\n" +
+                             (doubles ? "  d[i] = (double)(long)(x[i] / 7.0);\n" : "") + "}\n";
+  Program program = build_program(test::device(), source, "round_trip.cl");
+  Kernel k = program.kernel("test");
+  const std::vector<float> inputs = {-0.5f, -0.25f, -0.999f, -1e-30f, -0.0f, -6.5f, 0.5f, -1.5f};
+  Buffer x(test::device(), inputs.size() * 4), f(test::device(), inputs.size() * 4), d(test::device(), inputs.size() * 8);
+  x.write(inputs);
+  k.set_arg("x", x);
+  k.set_arg("f", f);
+  if (doubles) k.set_arg("d", d);
+  test::device().run(k, NDRange::make({inputs.size()}));
+  const std::vector<float> fs = f.read<float>(inputs.size());
+  for (size_t n = 0; n < inputs.size(); ++n) {
+    const float expected = float(int(inputs[n]));
+    EXPECT_EQ(std::bit_cast<uint32_t>(fs[n]), std::bit_cast<uint32_t>(expected))
+        << "(float)(int)" << inputs[n] << " = " << fs[n];
+  }
+  if (!doubles) return;
+  const std::vector<double> ds = d.read<double>(inputs.size());
+  for (size_t n = 0; n < inputs.size(); ++n) {
+    const double expected = double((long long)(double(inputs[n]) / 7.0));
+    EXPECT_EQ(std::bit_cast<uint64_t>(ds[n]), std::bit_cast<uint64_t>(expected))
+        << "(double)(long)(" << inputs[n] << " / 7.0) = " << ds[n];
+  }
+}
+
 }  // namespace
 }  // namespace vkcl

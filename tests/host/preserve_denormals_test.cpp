@@ -198,6 +198,37 @@ TEST(PreserveDenormals, MalformedModuleIsAnError) {
   EXPECT_THROW(preserve_denormals(module, k32), Error);
 }
 
+// SignedZeroInfNanPreserve, alone and after DenormPreserve (as Program adds
+// them): one extension for both, each capability once, each width's mode.
+TEST(PreserveSignedZeros, BesideDenormPreserveOnEveryEntryPoint) {
+  const std::vector<uint32_t> module = compile(kWideSource);
+  expect_added(module, detail::preserve_signed_zeros(module, k32And64),
+               {
+                   "OpCapability SignedZeroInfNanPreserve",
+                   "OpExtension \"SPV_KHR_float_controls\"",
+                   "OpExecutionMode %halve SignedZeroInfNanPreserve 32",
+                   "OpExecutionMode %halve SignedZeroInfNanPreserve 64",
+                   "OpExecutionMode %step_down SignedZeroInfNanPreserve 32",
+                   "OpExecutionMode %step_down SignedZeroInfNanPreserve 64",
+               });
+  const std::vector<uint32_t> both = detail::preserve_signed_zeros(preserve_denormals(module, k32), k32);
+  expect_added(module, both,
+               {
+                   "OpCapability DenormPreserve",
+                   "OpCapability SignedZeroInfNanPreserve",
+                   "OpExtension \"SPV_KHR_float_controls\"",
+                   "OpExecutionMode %halve DenormPreserve 32",
+                   "OpExecutionMode %step_down DenormPreserve 32",
+                   "OpExecutionMode %halve SignedZeroInfNanPreserve 32",
+                   "OpExecutionMode %step_down SignedZeroInfNanPreserve 32",
+               });
+  EXPECT_EQ(detail::preserve_signed_zeros(both, k32), both) << "a mode already declared is not declared again";
+  ModuleFeatures device;
+  EXPECT_FALSE(detail::signed_zero_preserve_widths(device).any());
+  device.signed_zero_inf_nan_preserve_float32 = true;
+  EXPECT_TRUE(detail::signed_zero_preserve_widths(device).float32);
+}
+
 // What a Program asks for: the device's widths, none when the device has
 // none (lavapipe) or the module was built with -cl-denorms-are-zero.
 TEST(DenormPreserveWidths, FollowTheDeviceAndTheBuildOption) {
