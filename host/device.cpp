@@ -108,6 +108,7 @@ Candidate inspect(VkPhysicalDevice physical, uint32_t instance_version) {
     FeatureSet features(physical, api);
     info.features = features.supported();
     info.subgroup_size_control = features.subgroup_size_control();
+    info.compute_units = features.compute_units();
   }
 
   VkPhysicalDeviceMemoryProperties memory;
@@ -235,6 +236,8 @@ std::shared_ptr<DeviceState> create_device(const DeviceOptions& options) {
   state->pipeline_statistics = features.pipeline_statistics();
   state->features = without(features.supported(), options.withheld_features);
   state->subgroup_size_control = features.subgroup_size_control();
+  state->compute_units = features.compute_units();
+  state->subgroup_size = chosen.info.subgroup_size;
   state->max_bound_buffers =
       std::min(features.max_push_descriptors(), state->properties.limits.maxPerStageDescriptorStorageBuffers);
   for (const char* e : features.extensions())
@@ -279,7 +282,9 @@ DispatchLimits DeviceState::dispatch_limits() const {
   const VkPhysicalDeviceLimits& l = properties.limits;
   return {{l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupSize[1], l.maxComputeWorkGroupSize[2]},
           l.maxComputeWorkGroupInvocations,
-          {l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1], l.maxComputeWorkGroupCount[2]}};
+          {l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1], l.maxComputeWorkGroupCount[2]},
+          compute_units,
+          subgroup_size};
 }
 
 void DeviceState::check_validation(std::string_view during) {
@@ -599,6 +604,7 @@ std::string DeviceInfo::describe() const {
   if (!unusable.empty()) text += "  unusable: " + unusable + "\n";
   text += "  vendor " + hex(vendor_id) + ", device " + hex(device_id) + ", driver version " + driver_version_text() +
           ", Vulkan " + detail::version_string(api_version) + "\n";
+  if (compute_units != 0) text += "  compute units: " + std::to_string(compute_units) + "\n";
   text += "  subgroups: size " + std::to_string(subgroup_size) + "; stages " +
           flag_names<VkShaderStageFlagBits>(subgroup_stages, {{VK_SHADER_STAGE_COMPUTE_BIT, "compute"},
                                                               {VK_SHADER_STAGE_VERTEX_BIT, "vertex"},

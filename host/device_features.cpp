@@ -97,6 +97,19 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool wan
     size_control_.required_size_stages = size_control.requiredSubgroupSizeStages;
   }
 
+  // Only read, so the extensions need not be enabled.
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm_builtins{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+  VkPhysicalDeviceShaderCorePropertiesAMD amd_cores{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+  if (has_extension(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+    VkPhysicalDeviceProperties2 cores{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sm_builtins};
+    vkGetPhysicalDeviceProperties2(physical, &cores);
+    compute_units_ = sm_builtins.shaderSMCount;
+  } else if (has_extension(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+    VkPhysicalDeviceProperties2 cores{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &amd_cores};
+    vkGetPhysicalDeviceProperties2(physical, &cores);
+    compute_units_ = amd_cores.shaderEngineCount * amd_cores.shaderArraysPerEngineCount * amd_cores.computeUnitsPerShaderArray;
+  }
+
   const VkPhysicalDeviceFeatures& f = features2_.features;
   ModuleFeatures& s = supported_;
   s.push_descriptor = push_descriptor;

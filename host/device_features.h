@@ -30,6 +30,9 @@ class FeatureSet {
   bool pipeline_statistics() const { return pipeline_executable_.pipelineExecutableInfo == VK_TRUE; }
   // VkPhysicalDevicePushDescriptorPropertiesKHR::maxPushDescriptors; 0 without the extension.
   uint32_t max_push_descriptors() const { return max_push_descriptors_; }
+  // Multiprocessors where an extension tells them (VK_NV_shader_sm_builtins'
+  // shaderSMCount, VK_AMD_shader_core_properties' compute units), else 0.
+  uint32_t compute_units() const { return compute_units_; }
   // Device extensions to enable (only below 1.2, plus portability_subset).
   const std::vector<const char*>& extensions() const { return extensions_; }
   // A pNext chain that enables every supported feature of interest, and
@@ -45,6 +48,7 @@ class FeatureSet {
   ModuleFeatures supported_;
   SubgroupSizeControl size_control_;
   uint32_t max_push_descriptors_ = 0;
+  uint32_t compute_units_ = 0;
 
   VkPhysicalDeviceFeatures2 features2_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan11Features v11_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};

@@ -86,6 +86,8 @@ struct DeviceState {
   std::string driver;        // "llvmpipe Mesa 22.3.6 ..." where the device says
   ModuleFeatures features;
   SubgroupSizeControl subgroup_size_control;  // subgroupSizeControl enabled where `feature`
+  uint32_t subgroup_size = 0;
+  uint32_t compute_units = 0;  // FeatureSet::compute_units
   bool pipeline_statistics = false;  // VK_KHR_pipeline_executable_properties enabled and asked for
   // The most storage buffers one kernel can bind: maxPushDescriptors and
   // maxPerStageDescriptorStorageBuffers (0 without VK_KHR_push_descriptor).

@@ -62,6 +62,7 @@ struct DeviceInfo {
   std::string unusable;                  // why vkcl cannot run on it; empty when it can
 
   uint32_t subgroup_size = 0;
+  uint32_t compute_units = 0;  // multiprocessors where an extension tells them, else 0
   VkShaderStageFlags subgroup_stages = 0;
   VkSubgroupFeatureFlags subgroup_operations = 0;
   SubgroupSizeControl subgroup_size_control;

@@ -27,6 +27,11 @@ struct DispatchLimits {
   std::array<uint32_t, 3> max_local_size{1, 1, 1};
   uint32_t max_invocations = 1;
   std::array<uint32_t, 3> max_group_count{1, 1, 1};
+  // The device's multiprocessors (NVIDIA SMs, AMD compute units) where a
+  // Vulkan extension tells them, else 0; and its sub-group size. Only
+  // choose_local_size reads them.
+  uint32_t compute_units = 0;
+  uint32_t subgroup_size = 0;
 };
 
 // One vkCmdDispatch: a box of work-groups that all have the same local size.

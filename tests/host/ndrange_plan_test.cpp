@@ -116,6 +116,23 @@ TEST(NDRangePlan, ChoosesPowersOfTwoWithinBudget) {
   EXPECT_EQ(choose_local_size(NDRange::make({1000, 1000}), small), (std::array<uint32_t, 3>{64, 2, 1}));
 }
 
+// With the multiprocessor count known, a small range gets smaller groups,
+// down to one sub-group, until each multiprocessor has one; large ranges
+// keep 256-invocation groups.
+TEST(NDRangePlan, ChosenLocalSizeSpreadsSmallRangesOverComputeUnits) {
+  DispatchLimits h100 = lavapipe_like();
+  h100.compute_units = 132;
+  h100.subgroup_size = 32;
+  // 32x24 (algo_mandelbrot_fixed): 24 groups of one sub-group, not 3 of 32x8.
+  EXPECT_EQ(choose_local_size(NDRange::make({32, 24}), h100), (std::array<uint32_t, 3>{32, 1, 1}));
+  EXPECT_EQ(choose_local_size(NDRange::make({1000}), h100), (std::array<uint32_t, 3>{32, 1, 1}));
+  EXPECT_EQ(choose_local_size(NDRange::make({8192}), h100), (std::array<uint32_t, 3>{32, 1, 1}));  // 64 would leave 4 SMs idle
+  EXPECT_EQ(choose_local_size(NDRange::make({1 << 20}), h100), (std::array<uint32_t, 3>{256, 1, 1}));
+  EXPECT_EQ(choose_local_size(NDRange::make({4, 4, 100}), h100), (std::array<uint32_t, 3>{4, 4, 2}));
+  // Unknown multiprocessors: as before.
+  EXPECT_EQ(choose_local_size(NDRange::make({32, 24}), lavapipe_like()), (std::array<uint32_t, 3>{32, 8, 1}));
+}
+
 // The split dispatches' first global ids, with an offset: the edge box of
 // x starts at group 4 (4 * 8 + 3), of y at group 2 (2 * 8 + 5).
 TEST(NDRangePlan, EachDispatchHasItsFirstGlobalId) {

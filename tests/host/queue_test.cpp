@@ -151,7 +151,9 @@ TEST(Queue, CopiesAreOrderedWithKernels) {
   EXPECT_EQ(commands.kernel_count(), size_t(7));
   Event event = dev.submit(commands, {.timestamps = dev.has_timestamps()});
   event.wait();
-  if (dev.has_timestamps()) EXPECT_EQ(event.kernel_times().size(), size_t(7));
+  if (dev.has_timestamps()) {
+    EXPECT_EQ(event.kernel_times().size(), size_t(7));
+  }
   EXPECT_EQ(snapshot.read<uint32_t>(4096), std::vector<uint32_t>(4096, 12u));
   EXPECT_EQ(data.read<uint32_t>(4096), std::vector<uint32_t>(4096, 13u));
 

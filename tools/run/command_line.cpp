@@ -57,7 +57,9 @@ DEVICE:
 
 The first line printed names the device used. Exit status: 0 on success; 1
 when the kernel does not compile, the device refuses it or a run fails; 2 for
-a usage error, reported in one line.
+a usage error, reported in one line. With VKCL_PIPELINE_STATISTICS=1, the
+driver's statistics of the kernel's pipeline (registers, shared memory, ...)
+follow the results, one "pipeline:" line each, where the device reports them.
 
 EXAMPLE:
   vkcl-run shaders/examples/reduce.cl reduce --global 1048576 --local 256 \

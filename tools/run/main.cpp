@@ -242,6 +242,8 @@ int run_kernel(const CommandLine& cl, Device& device, const fs::path& input, boo
     std::cout << "gpu time: median " << microseconds(median) << ", min " << microseconds(sorted.front()) << ", max "
               << microseconds(sorted.back()) << " (" << n << " run" << (n == 1 ? "" : "s") << ")\n";
   }
+  // Only there with VKCL_PIPELINE_STATISTICS=1, on a device that has them.
+  for (const std::string& line : program.pipeline_statistics()) std::cout << "pipeline: " << line << "\n";
   return 0;
 }
 
