@@ -5,7 +5,8 @@
 // platform's, as the differential test does; then it is timed --repeat times
 // (vkcl: Vulkan timestamps around the kernel; OpenCL: event profiling).
 // Reports the median times, the ratios (OpenCL time / vkcl time), and per
-// platform their geomean, the worst ten and a histogram, with a chart.
+// platform their geomean, the worst ten and a histogram, with a chart. vkcl is
+// timed in a pass of its own first (run_quiet_pass says why).
 // `vkcl-corpus-bench --help`.
 #include <unistd.h>
 
@@ -57,9 +58,10 @@ std::optional<corpus::KernelTiming> timing_of(const std::vector<double>& times_m
 
 // One kernel on vkcl and every platform, one at a time, starting from
 // implementation `first` so that none always runs first (a machine whose
-// speed drifts slows them alike); then the outputs compared.
+// speed drifts slows them alike); then the outputs compared. vkcl's times
+// are `quiet_times_ms` where the quiet pass took them (run_quiet_pass).
 KernelResult bench_kernel(Device& device, const corpus::KernelSpec& spec, std::vector<OpenClPlatform>& platforms,
-                          int repeat, size_t first) {
+                          int repeat, size_t first, const std::optional<std::vector<double>>& quiet_times_ms) {
   KernelResult result;
   result.id = spec.id;
   corpus::Side vkcl;
@@ -68,14 +70,42 @@ KernelResult bench_kernel(Device& device, const corpus::KernelSpec& spec, std::v
   const size_t steps = platforms.size() + 1;
   for (size_t s = 0; s < steps; ++s) {
     const size_t step = (first + s) % steps;
-    if (step == 0) vkcl = corpus::run_vkcl(device, spec, kSourceDir, repeat);
+    if (step == 0) vkcl = corpus::run_vkcl(device, spec, kSourceDir, quiet_times_ms ? 0 : repeat);
     else result.platforms[step - 1] = platforms[step - 1].run(spec, opencl[step - 1]);
   }
+  if (quiet_times_ms && vkcl.status == "ok") vkcl.times_ms = *quiet_times_ms;
   result.vkcl_status = vkcl.status;
   result.vkcl_detail = vkcl.status == "ok" && !vkcl.timing_error.empty() ? "timing: " + vkcl.timing_error : vkcl.detail;
   result.vkcl_timing = timing_of(vkcl.times_ms);
   for (size_t p = 0; p < platforms.size(); ++p) judge(spec, vkcl, opencl[p], result.platforms[p]);
   return result;
+}
+
+// vkcl's times of every kernel of `files`, taken before any OpenCL process
+// runs. On the H100, an OpenCL worker that had just exited (NVIDIA's
+// OpenCL, a CUDA context torn down with hundreds of MB freed) slowed the
+// vkcl runs that followed it by 1.5x to 3.3x, at random: 31 of 159 kernels
+// moved so between full runs, and none did in a run without OpenCL
+// (docs/performance.md, "Run-to-run noise"). The OpenCL platforms are timed
+// as before, each in a fresh process per kernel after vkcl's checked run.
+std::map<std::string, std::vector<double>> run_quiet_pass(Device& device, const std::vector<fs::path>& files,
+                                                          const Options& o) {
+  std::map<std::string, std::vector<double>> times;
+  const auto start = std::chrono::steady_clock::now();
+  for (const fs::path& file : files) {
+    // Half of --time-limit at most: the checked pass needs the rest.
+    if (o.time_limit_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > o.time_limit_s / 2)
+      break;
+    try {
+      const corpus::KernelSpec spec = corpus::load_spec(file);
+      if (o.bench_scale && !spec.bench.skip.empty()) continue;
+      corpus::Side side = corpus::run_vkcl(device, o.bench_scale ? corpus::at_bench_scale(spec) : spec, kSourceDir, o.repeat);
+      if (side.status == "ok" && side.timing_error.empty()) times[spec.id] = std::move(side.times_ms);
+    } catch (const std::exception&) {
+      // The checked pass reports it.
+    }
+  }
+  return times;
 }
 
 // Whether `k` failed in a way the expected-failures list does not allow:
@@ -127,6 +157,9 @@ Run run_kernels(const Options& o, const std::string& command, std::vector<std::s
   std::error_code ignored;
   fs::remove_all(fs::path(o.out) / "kernels", ignored);  // a saved run holds this run's kernels only
   const auto start = std::chrono::steady_clock::now();
+  const std::map<std::string, std::vector<double>> quiet_times = run_quiet_pass(device, files, o);
+  run.header.push_back("vkcl timed in a pass of its own before any OpenCL process ran (" +
+                       std::to_string(quiet_times.size()) + " kernels); then each kernel checked against each platform and the platforms timed");
   for (size_t i = 0; i < files.size(); ++i) {
     const std::string id = files[i].stem().string();
     if (o.time_limit_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > o.time_limit_s) {
@@ -141,8 +174,10 @@ Run run_kernels(const Options& o, const std::string& command, std::vector<std::s
         k.id = id;
         k.skipped = "@bench-skip: " + spec.bench.skip;
       } else {
+        const auto quiet = quiet_times.find(id);
         k = bench_kernel(device, o.bench_scale ? corpus::at_bench_scale(spec) : spec, platforms, o.repeat,
-                         i % (platforms.size() + 1));
+                         i % (platforms.size() + 1),
+                         quiet == quiet_times.end() ? std::nullopt : std::optional<std::vector<double>>(quiet->second));
       }
     } catch (const corpus::SpecError& e) {
       k.id = id;

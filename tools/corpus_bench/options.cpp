@@ -9,10 +9,13 @@ namespace vkcl::corpus_bench {
 
 const char* const kUsage = R"(usage: vkcl-corpus-bench [options]
 
-Times every kernel of shaders/corpus/ on vkcl and on OpenCL platforms, one
-kernel at a time (vkcl, then each platform, the order rotating from kernel to
-kernel), after checking that vkcl's outputs agree with each platform's.
-Writes corpus-bench.{txt,csv,dat,gp,png} to --out.
+Times every kernel of shaders/corpus/ on vkcl and on OpenCL platforms. vkcl
+first times every kernel in a pass of its own, before any OpenCL process runs
+(an OpenCL process that has just exited can slow the GPU work after it); then
+each kernel runs on vkcl and on each platform, one at a time (the order
+rotating from kernel to kernel), vkcl's outputs are checked against each
+platform's, and each platform is timed. Writes corpus-bench.{txt,csv,dat,gp,png}
+to --out.
 
   --scale bench|test   bench (default): with each header's @bench-* lines
                        applied (@bench-skip kernels left out); test: every
@@ -36,8 +39,9 @@ Writes corpus-bench.{txt,csv,dat,gp,png} to --out.
                        that --time-limit cut short stopped)
   --part K/N           only every N-th kernel, from the K-th (1 <= K <= N): a
                        part of the corpus that fits a machine's time limit
-  --time-limit S       start no kernel after S seconds; the report says where
-                       to go on (--from) and how to report both runs as one
+  --time-limit S       start no kernel after S seconds (in the quiet pass,
+                       after S/2); the report says where to go on (--from)
+                       and how to report both runs as one
   --merge DIR[,DIR...] no run: the report of the runs saved in these --out
                        directories, as one (parts, or a run and its rest)
 
