@@ -42,12 +42,6 @@ struct InstanceState {
   ~InstanceState();
 };
 
-// A submission nobody waits for any more (its wait timed out, or its Event
-// was dropped) that had not finished then. Only its command buffer and fence
-// are kept: the programs, buffers and query pools it uses are released by
-// their owners, and DeviceState::retire holds back their Vulkan objects until
-// every pending submission has finished. Nothing here holds the DeviceState,
-// so dropping the last handle always reaches ~DeviceState.
 // Host-visible memory with a device address that holds the arguments of the
 // kernels of one submission whose arguments did not fit in push constants
 // (reflection's argument_buffer). Kept with the submission's command buffer
@@ -60,6 +54,12 @@ struct ArgumentBuffer {
   VkDeviceSize size = 0;
 };
 
+// A submission nobody waits for any more (its wait timed out, or its Event
+// was dropped) that had not finished then. Only its command buffer and fence
+// are kept: the programs, buffers and query pools it uses are released by
+// their owners, and DeviceState::retire holds back their Vulkan objects until
+// every pending submission has finished. Nothing here holds the DeviceState,
+// so dropping the last handle always reaches ~DeviceState.
 struct PendingSubmission {
   VkCommandBuffer command_buffer = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;

@@ -67,18 +67,6 @@ namespace {
 using spv::StorageClass;
 
 bool is_element_chain(Op op) { return op == Op::OpPtrAccessChain || op == Op::OpInBoundsPtrAccessChain; }
-bool is_atomic(Op op) {
-  switch (op) {
-    case Op::OpAtomicLoad: case Op::OpAtomicStore: case Op::OpAtomicExchange: case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak: case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
-    case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin: case Op::OpAtomicUMin:
-    case Op::OpAtomicSMax: case Op::OpAtomicUMax: case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
-    case Op::OpAtomicFAddEXT: case Op::OpAtomicFMinEXT: case Op::OpAtomicFMaxEXT:
-      return true;
-    default:
-      return false;
-  }
-}
 bool is_global(std::optional<StorageClass> s) {
   return s == StorageClass::CrossWorkgroup || s == StorageClass::UniformConstant;
 }

@@ -87,17 +87,6 @@ struct Chunk {
   std::vector<const Access*> accesses;  // in code order
 };
 
-bool is_atomic(Op op) {
-  switch (op) {
-    case Op::OpAtomicLoad: case Op::OpAtomicStore: case Op::OpAtomicExchange: case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak: case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
-    case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin: case Op::OpAtomicUMin: case Op::OpAtomicSMax:
-    case Op::OpAtomicUMax: case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor: case Op::OpAtomicFlagTestAndSet:
-    case Op::OpAtomicFlagClear: case Op::OpAtomicFAddEXT: case Op::OpAtomicFMinEXT: case Op::OpAtomicFMaxEXT:
-      return true;
-    default: return false;
-  }
-}
 
 bool is_block_end(Op op) {
   switch (op) {

@@ -48,7 +48,6 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& words) {
   });
   optimizer.RegisterPerformancePasses();
   std::vector<uint32_t> optimized;
-  spvtools::ValidatorOptions validator_options;
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);
   if (!optimizer.Run(words.data(), words.size(), &optimized, options))

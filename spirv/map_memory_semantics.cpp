@@ -91,11 +91,6 @@ class MapMemorySemantics final : public Pass {
     return m.constant_u32(uint32_t(scope));
   }
 
-  static bool is_atomic(Op op) {
-    return (op >= Op::OpAtomicLoad && op <= Op::OpAtomicXor) || op == Op::OpAtomicFlagTestAndSet ||
-           op == Op::OpAtomicFlagClear;
-  }
-
   // Operands after the result id: pointer, memory scope, semantics (a
   // compare-exchange has a second, Unequal, semantics), values.
   static void map_atomic(Module& m, LoweringContext& context, const ValueTypes& types, Instruction& i) {

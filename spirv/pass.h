@@ -73,6 +73,25 @@ inline bool is_chain(Op op) {
          op == Op::OpInBoundsPtrAccessChain;
 }
 
+// Every atomic instruction the translator or the lowering can produce:
+// OpAtomicLoad to OpAtomicXor, the Kernel-only flag instructions, and
+// SPV_EXT_shader_atomic_float_add / _min_max. Words after the result id (or
+// from the start where there is none): pointer, scope, semantics (a
+// compare-exchange has a second), values.
+inline bool is_atomic(Op op) {
+  switch (op) {
+    case Op::OpAtomicLoad: case Op::OpAtomicStore: case Op::OpAtomicExchange: case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicCompareExchangeWeak: case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
+    case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin: case Op::OpAtomicUMin:
+    case Op::OpAtomicSMax: case Op::OpAtomicUMax: case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
+    case Op::OpAtomicFlagTestAndSet: case Op::OpAtomicFlagClear:
+    case Op::OpAtomicFAddEXT: case Op::OpAtomicFMinEXT: case Op::OpAtomicFMaxEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Shared helpers for passes that add code to a kernel.
 using ValueTypes = std::unordered_map<uint32_t, uint32_t>;
 // The result type of every value `function` can use: its own results and the module's globals.
