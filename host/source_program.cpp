@@ -9,8 +9,10 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 
 #include "compile_module.h"
+#include "compiler_identity.h"
 #include "vkcl/device.h"
 #include "vkcl/error.h"
 
@@ -49,6 +51,56 @@ void write_atomically(const fs::path& path, std::string_view bytes) {
     if (!out) throw Error("VKCL_MODULE_CACHE: cannot write '" + temporary.string() + "'");
   }
   fs::rename(temporary, path);
+}
+
+// The name in `line` if it is an #include directive: "name" (`quoted`) or <name>.
+std::optional<std::string> included_name(std::string_view line, bool& quoted) {
+  auto skip_blanks = [&] {
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  };
+  skip_blanks();
+  if (!line.starts_with('#')) return std::nullopt;
+  line.remove_prefix(1);
+  skip_blanks();
+  if (!line.starts_with("include")) return std::nullopt;
+  line.remove_prefix(std::strlen("include"));
+  skip_blanks();
+  if (line.empty() || (line.front() != '"' && line.front() != '<')) return std::nullopt;
+  quoted = line.front() == '"';
+  const size_t end = line.find(quoted ? '"' : '>', 1);
+  if (end == std::string_view::npos) return std::nullopt;
+  return std::string(line.substr(1, end - 1));
+}
+
+// Adds the path and contents of every file `source` includes, and of what
+// those include, found as clang looks for them: a quoted name beside the
+// including file first, then in the -I directories. Conditional includes
+// count whatever the conditions (a key may only change too often); a name
+// found nowhere (clang's own headers) is the compiler's to report.
+void add_included_files(Fnv1a& hash, std::string_view source, const fs::path& dir,
+                        const std::vector<std::string>& include_dirs, std::set<fs::path>& seen) {
+  size_t start = 0;
+  while (start < source.size()) {
+    const size_t end = std::min(source.find('\n', start), source.size());
+    bool quoted = false;
+    if (std::optional<std::string> name = included_name(source.substr(start, end - start), quoted)) {
+      std::vector<fs::path> places;
+      if (quoted) places.push_back(dir / *name);
+      for (const std::string& d : include_dirs) places.push_back(fs::path(d) / *name);
+      for (const fs::path& place : places) {
+        std::error_code error;
+        if (!fs::is_regular_file(place, error)) continue;
+        const fs::path file = fs::weakly_canonical(place, error);
+        if (seen.insert(file).second) {
+          const std::string text = read_bytes(file);
+          hash.add(file.string()).add(text);
+          add_included_files(hash, text, file.parent_path(), include_dirs, seen);
+        }
+        break;
+      }
+    }
+    start = end + 1;
+  }
 }
 
 std::optional<VulkanModule> load_cached(const fs::path& spv) {
@@ -107,13 +159,16 @@ CompileOptions compile_options_for(const ModuleFeatures& device_features, Compil
 
 std::string module_cache_key(std::string_view source, std::string_view file_name, const CompileOptions& options) {
   Fnv1a hash;
-  hash.add("vkcl-module-key 2").add(source).add(file_name).add(static_cast<int>(options.cl_std));
+  hash.add("vkcl-module-key 3").add(detail::kCompilerSourceHash).add(source).add(file_name);
+  hash.add(static_cast<int>(options.cl_std));
   hash.add(options.optimize).add(static_cast<int>(options.memory_model)).add(options.vulkan_device_scope);
   hash.add(options.lower).add(options.max_storage_buffers.value_or(0));
   // Only when given, so that the keys of modules built without it stay as they were.
   if (options.denorms_are_zero) hash.add("-cl-denorms-are-zero");
   for (const std::string& define : options.defines) hash.add("-D").add(define);
   for (const std::string& dir : options.include_dirs) hash.add("-I").add(dir);
+  std::set<fs::path> seen;
+  add_included_files(hash, source, fs::path(file_name).parent_path(), options.include_dirs, seen);
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash.value()));
   return text;

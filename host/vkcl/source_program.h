@@ -7,13 +7,15 @@
 // reflection, and Program refuses it on a device that lacks the feature.
 //
 // VKCL_MODULE_CACHE=<dir> keeps every module build_program compiles in <dir>
-// (<key>.spv and <key>.spv.reflection, the key a hash of the source, its file
-// name and the compile options) and reuses it when asked for the same again.
-// A build configured with -DVKCL_WITH_COMPILER=OFF has no compiler (no LLVM):
-// there build_program only finds modules in that directory, so kernels
-// compiled here can run on a machine without our toolchain. The key does not
-// cover the compiler itself or files the source includes: empty the
-// directory after changing either.
+// (<key>.spv and <key>.spv.reflection) and reuses it when asked for the same
+// again. The key is a hash of the source, its file name, the compile options,
+// the files it #includes (found beside it and in the -I directories, then
+// what those include) and the compiler's own sources (builtins, spirv/,
+// tools/clc/: cmake/compiler_identity.cmake); not of the clang, LLVM and
+// translator packages. A build configured with -DVKCL_WITH_COMPILER=OFF has
+// no compiler (no LLVM): there build_program only finds modules in that
+// directory, so kernels compiled here can run on a machine without our
+// toolchain built from the same tree.
 #pragma once
 
 #include <string>
