@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the benchmark suite (vkcl-bench, README.md "Results") from build-gpu/
+# Runs the benchmark suite (vkcl-bench, docs/benchmarks.md) from build-gpu/
 # (made by tools/gpu-bundle.sh, which also records the suite's modules) on
 # this machine's GPU: large sizes, vkcl replaying the recorded modules, the
 # GLSL twins, and every OpenCL platform the ICD loader finds (NVIDIA's on

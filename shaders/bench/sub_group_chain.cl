@@ -25,6 +25,6 @@ void sub_group_chain(global uint* restrict output, global uint* restrict sub_gro
   output[get_group_id(0) * WG + first + lane] = value;
   // The twin's test, word for word: NVIDIA's compiler (580.159) runs the
   // whole kernel 3.3% slower with `get_global_id(0) == 0` here, in either
-  // language (README, "NVIDIA H100").
+  // language (docs/benchmarks.md, "NVIDIA H100").
   if (get_group_id(0) == 0 && get_local_id(0) == 0) sub_group_size[0] = size;
 }

@@ -1,5 +1,5 @@
 // vkcl-conformance: the GPU conformance suite and the memory-model litmus
-// tests (README.md, "Conformance and litmus"). Runs on the device
+// tests (docs/conformance.md). Runs on the device
 // VKCL_DEVICE selects, prints a summary table (test, device, iterations,
 // result) and a table of litmus outcomes, and writes JUnit XML
 // (vkcl-conformance.xml, or --junit=PATH; --gtest_output=xml:PATH wins) with

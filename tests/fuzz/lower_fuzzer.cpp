@@ -7,7 +7,7 @@
 // memory model, bit 1: queue-family device scope, bit 2: no SPIRV-Tools
 // optimization). A finding is a crash or sanitizer report, an exception
 // that is not a CompileError, or a hang (libFuzzer's -timeout). Seed corpus:
-// `clc --emit-kernel-spirv` of every kernel under shaders/ (README.md).
+// `clc --emit-kernel-spirv` of every kernel under shaders/ (README.md beside this file).
 #include <cstdint>
 #include <cstring>
 #include <vector>

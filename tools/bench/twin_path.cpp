@@ -14,7 +14,7 @@ namespace {
 // VkBuffer to bind in a descriptor set anyway. The cost is that its buffers
 // are other allocations than the ones vkcl and twin_bda share, at other
 // addresses; on lavapipe where a buffer lands moves a transpose by more than
-// its code does (README), so "vs twin_bda" separates code from placement
+// its code does (docs/benchmarks.md), so "vs twin_bda" separates code from placement
 // there. Memory is device-local, written and read through staging buffers,
 // as for any discrete GPU.
 constexpr VkBufferUsageFlags kStorage =
