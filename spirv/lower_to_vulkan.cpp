@@ -58,46 +58,47 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& words) {
 }  // namespace
 
 VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const LoweringOptions& options) {
-  spirv::Module module = spirv::Module::parse(kernel_module);
-  spirv::check_kernel_module(module);  // malformed input is an error, not a crash in a pass
-  spirv::LoweringContext context;
-  context.options = options;
+  return lower_to_vulkan(kernel_module, options, AfterPass{});
+}
 
-  std::unique_ptr<spirv::Pass> passes[] = {
-      spirv::make_lay_out_global_memory(),
-      spirv::make_lower_opencl_std(),         spirv::make_lower_saturating_conversions(),
-      spirv::make_lower_rounding_modes(),     spirv::make_lower_signed_remainders(),
-      spirv::make_splat_select_conditions(),
-      spirv::make_strip_kernel_decorations(), spirv::make_rewrite_entry_points(),
-      spirv::make_bind_storage_buffers(),     spirv::make_lower_kernel_arguments(),   spirv::make_lower_builtin_variables(),
-      spirv::make_lower_program_scope_constants(), spirv::make_lower_pointer_selection(),
-      spirv::make_legalize_pointers(),        spirv::make_narrow_local_indices(),
-      spirv::make_narrow_truncated_arithmetic(),
-      spirv::make_map_memory_semantics(),
-      spirv::make_legalize_subgroup_operations(),
-      spirv::make_make_global_accesses_coherent(),
-      spirv::make_structurize_control_flow(),
-      spirv::make_emit_push_constant_blocks(), spirv::make_remove_unused_globals(),
-      spirv::make_lower_long_vectors(),       spirv::make_forbid_fp_contraction(),
-      spirv::make_combine_global_accesses(),
-      spirv::make_declare_vulkan_module(),    spirv::make_fold_identity_pointer_casts(),
-  };
-  try {
-    for (auto& pass : passes) pass->run(module, context);
-  } catch (const CompileError&) {
-    throw;
-  } catch (const std::exception& error) {  // a lookup out of range in a pass: a bug, reported as one
-    throw CompileError(std::string("internal error: the lowering failed: ") + error.what() + "\n");
-  }
-
-  VulkanModule result;
-  result.words = module.serialize();
+VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const LoweringOptions& options,
+                             const AfterPass& after_pass) {
+  std::vector<std::string> all;
+  for (std::string_view name : lowering_pass_names()) all.emplace_back(name);
+  VulkanModule result = run_lowering_passes(kernel_module, options, all, after_pass);
   // Validating before the optimizer separates lowering bugs from optimizer bugs.
   for (spv_target_env env : kTargetEnvironments) validate(result.words, env, "after lowering");
   if (options.optimize) {
     result.words = optimize(result.words);
     for (spv_target_env env : kTargetEnvironments) validate(result.words, env, "after optimization");
   }
+  return result;
+}
+
+std::vector<std::string_view> lowering_pass_names() {
+  std::vector<std::string_view> names;
+  for (const spirv::PassInfo& pass : spirv::lowering_passes()) names.push_back(pass.name);
+  return names;
+}
+
+VulkanModule run_lowering_passes(std::span<const uint32_t> kernel_module, const LoweringOptions& options,
+                                 std::span<const std::string> passes, const AfterPass& after_pass) {
+  std::vector<const spirv::PassInfo*> chosen;
+  for (const std::string& name : passes) {
+    const spirv::PassInfo* pass = spirv::find_lowering_pass(name);
+    if (pass == nullptr) throw CompileError("error: no lowering pass is named '" + name + "'\n");
+    chosen.push_back(pass);
+  }
+  spirv::Module module = spirv::Module::parse(kernel_module);
+  spirv::check_kernel_module(module);  // malformed input is an error, not a crash in a pass
+  spirv::LoweringContext context;
+  context.options = options;
+  for (const spirv::PassInfo* pass : chosen) {
+    spirv::run_pass(*pass, module, context);
+    if (after_pass) after_pass(pass->name, module.serialize());
+  }
+  VulkanModule result;
+  result.words = module.serialize();
   result.reflection = std::move(context.reflection);
   return result;
 }

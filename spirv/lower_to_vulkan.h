@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "reflection.h"
@@ -35,5 +38,23 @@ struct VulkanModule {
 // the input uses something the lowering does not support, or when the result
 // does not validate: no invalid module ever leaves this function.
 VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const LoweringOptions& options);
+
+// Sees the module after each pass (spirv-lower --print-after).
+using AfterPass = std::function<void(std::string_view pass, std::span<const uint32_t> words)>;
+
+// lower_to_vulkan with `after_pass` called after every pass.
+VulkanModule lower_to_vulkan(std::span<const uint32_t> kernel_module, const LoweringOptions& options,
+                             const AfterPass& after_pass);
+
+// The lowering passes' names, in the order lower_to_vulkan runs them
+// (spirv/pass_registry.def).
+std::vector<std::string_view> lowering_pass_names();
+
+// Runs only `passes`, in the order given, on `kernel_module`: no validation
+// and no optimizer, since a module between passes need not be valid Vulkan
+// SPIR-V (spirv-lower --passes, and tests of one pass). Throws CompileError
+// for a name that is no pass, and as lower_to_vulkan does.
+VulkanModule run_lowering_passes(std::span<const uint32_t> kernel_module, const LoweringOptions& options,
+                                 std::span<const std::string> passes, const AfterPass& after_pass = {});
 
 }  // namespace vkcl
