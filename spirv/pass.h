@@ -1,6 +1,6 @@
 // The pass interface and the state passes share while lowering one module.
 //
-// Passes run in the fixed order of lower_to_vulkan.cpp. Each pass file states
+// Passes run in the order of pass_registry.def. Each pass file states
 // its contract on top: what it expects, what it rewrites, what it leaves for
 // later passes. A pass reports unsupported input by throwing CompileError.
 #pragma once
