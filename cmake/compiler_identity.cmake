@@ -1,18 +1,20 @@
 # cmake -DROOT=<source dir> -DOUTPUT=<header> -P compiler_identity.cmake
 #
 # Writes a header whose kCompilerSourceHash is the SHA-256 of every file that
-# decides what the compiler emits (the builtins, the SPIR-V lowering, clc's
-# LLVM passes and their build settings), so that VKCL_MODULE_CACHE keys
-# change when the compiler does. A build without the compiler
+# decides what the compiler emits (cmake/compiler_sources.cmake: the
+# builtins, the SPIR-V lowering, clc's LLVM passes and their build
+# settings), so that VKCL_MODULE_CACHE keys change when the compiler does. A build without the compiler
 # (VKCL_WITH_COMPILER=OFF, the GPU bundle) computes the same hash from the
 # same tree, and finds the modules the build with the compiler recorded.
 # Not covered: the versions of clang, LLVM and the SPIR-V translator
 # (Debian 12's packages; tools/setup.sh installs those).
 # The build runs this whenever one of those files changes.
-file(GLOB_RECURSE files RELATIVE ${ROOT}
-  ${ROOT}/builtins/*.cl ${ROOT}/builtins/*.h ${ROOT}/builtins/*.py ${ROOT}/builtins/CMakeLists.txt
-  ${ROOT}/spirv/*.cpp ${ROOT}/spirv/*.h ${ROOT}/spirv/CMakeLists.txt
-  ${ROOT}/tools/clc/*.cpp ${ROOT}/tools/clc/*.h ${ROOT}/tools/clc/CMakeLists.txt)
+include(${CMAKE_CURRENT_LIST_DIR}/compiler_sources.cmake)
+set(files "")
+foreach(pattern IN LISTS VKCL_COMPILER_SOURCE_GLOBS)
+  file(GLOB_RECURSE found RELATIVE ${ROOT} ${ROOT}/${pattern})
+  list(APPEND files ${found})
+endforeach()
 list(SORT files)
 set(all "")
 foreach(f IN LISTS files)
