@@ -5,8 +5,15 @@
 // (an i8 pointer for lifetime markers, say); left in place they would make
 // the module ask for device features (shaderInt8, ...) it does not use.
 // Spec constants and decorated built-ins are kept: the host sets them.
+//
+// Expects strip_kernel_decorations to have run: every annotation left is an
+// OpDecorate or OpMemberDecorate whose first operand is its target, and no
+// other decoration's operands keep a global alive. Decoration groups and
+// id decorations (which the translator emits only for the Kernel ABI) would
+// break both; finding one is an internal error, not a silent wrong module.
 #include <unordered_set>
 
+#include "compile_error.h"
 #include "passes.h"
 
 namespace vkcl::spirv {
@@ -17,6 +24,10 @@ class RemoveUnusedGlobals final : public Pass {
   std::string_view name() const override { return "remove_unused_globals"; }
 
   void run(Module& m, LoweringContext&) override {
+    for (const Instruction& a : m.annotations)
+      if (a.opcode != Op::OpDecorate && a.opcode != Op::OpMemberDecorate)
+        throw CompileError("internal error: remove_unused_globals found a Kernel-only annotation (opcode " +
+                           std::to_string(uint32_t(a.opcode)) + "); strip_kernel_decorations must run first\n");
     for (bool changed = true; changed;) {
       std::unordered_set<uint32_t> used;
       auto collect = [&](std::vector<Instruction>& section) {

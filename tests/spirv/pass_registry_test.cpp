@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <spirv-tools/libspirv.hpp>
+
 #include "compile_error.h"
 #include "compiler.h"
 #include "lower_to_vulkan.h"
@@ -84,6 +86,35 @@ TEST(PassRegistry, TheWholeLoweringCallsTheHookAfterEveryPass) {
   std::vector<std::string_view> seen;
   lower_to_vulkan(kernel_spirv(), {}, [&](std::string_view pass, std::span<const uint32_t>) { seen.push_back(pass); });
   EXPECT_EQ(seen, lowering_pass_names());
+}
+
+// remove_unused_globals reads every annotation as OpDecorate/OpMemberDecorate
+// on its first operand; a decoration group (which strip_kernel_decorations
+// removes) is refused, not misread.
+TEST(PassRegistry, RemoveUnusedGlobalsRefusesAnnotationsStripKernelDecorationsRemoves) {
+  const char* assembly = R"(
+               OpCapability Kernel
+               OpCapability Addresses
+               OpCapability Linkage
+               OpMemoryModel Physical64 OpenCL
+               OpDecorate %group Constant
+      %group = OpDecorationGroup
+               OpGroupDecorate %group %one
+       %uint = OpTypeInt 32 0
+        %one = OpConstant %uint 1
+)";
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_2);
+  std::vector<uint32_t> words;
+  ASSERT_TRUE(tools.Assemble(assembly, &words));
+  const std::vector<std::string> alone = {"remove_unused_globals"};
+  try {
+    run_lowering_passes(words, {}, alone);
+    FAIL() << "no error";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("strip_kernel_decorations must run first"), std::string::npos) << e.what();
+  }
+  const std::vector<std::string> in_order = {"strip_kernel_decorations", "remove_unused_globals"};
+  EXPECT_NO_THROW(run_lowering_passes(words, {}, in_order));
 }
 
 }  // namespace
