@@ -3,9 +3,10 @@
 # Writes a header whose kCompilerSourceHash is the SHA-256 of every file that
 # decides what the compiler emits (cmake/compiler_sources.cmake: the
 # builtins, the SPIR-V lowering, clc's LLVM passes and their build
-# settings), so that VKCL_MODULE_CACHE keys change when the compiler does. A build without the compiler
-# (VKCL_WITH_COMPILER=OFF, the GPU bundle) computes the same hash from the
-# same tree, and finds the modules the build with the compiler recorded.
+# settings), so that VKCL_MODULE_CACHE keys change when the compiler does.
+# A build without the compiler (VKCL_WITH_COMPILER=OFF, the GPU bundle)
+# computes the same hash from the same tree, and finds the modules the build
+# with the compiler recorded.
 # Not covered: the versions of clang, LLVM and the SPIR-V translator
 # (Debian 12's packages; tools/setup.sh installs those).
 # The build runs this whenever one of those files changes.
