@@ -27,16 +27,14 @@
 #define LOG2_10_F 0x1.a934fp+1f
 
 // p * 2^n for p in [0.5, 2] and any n: one rounding at most, infinity past
-// the largest float, zero far below the smallest.
+// the largest float, zero far below the smallest. Two factors, both normal
+// powers of two: the first keeps p normal and exact (or overflows, where
+// the result does too), the second rounds once. No branches: this is in
+// every exponential's path, and a GPU pays for each branch.
 float __vkcl_scale_f(float p, int n) {
-  if (n > 127) {
-    p *= 0x1p127f;
-    n = min(n - 127, 127);
-  } else if (n < -126) {
-    p *= 0x1p-100f;  // still normal: exact
-    n = max(n + 100, -126);
-  }
-  return p * __vkcl_pow2_f(n);
+  const int first = clamp(n, -100, 127);
+  const int second = clamp(n - first, -126, 127);
+  return (p * __vkcl_pow2_f(first)) * __vkcl_pow2_f(second);
 }
 
 // e^r for |r| <= 0.35: Taylor to r^7 (truncation below 2^-27 relative).
@@ -52,28 +50,27 @@ static inline float exp_poly_f(float r) {
 }
 
 // e^x * 2^-k without overflowing before the scaling (sinh and cosh near
-// the top of the range use k = 1). x must not be NaN.
+// the top of the range use k = 1); NaN stays NaN. Computed for x clamped to
+// the range where the result is neither 0 nor infinite, then selected.
 float __vkcl_exp_scaled_f(float x, int k) {
-  if (x > 100.0f) return as_float(VKCL_FLOAT_INF);
-  if (x < -104.0f) return 0.0f;
-  const float n = rint(x * LOG2E_F);
-  const float r = (x - n * LN2_HI_F) - n * LN2_LO_F;
-  return __vkcl_scale_f(exp_poly_f(r), (int)n - k);
+  const float clamped = clamp(x, -104.0f, 100.0f);
+  const float n = rint(clamped * LOG2E_F);
+  const float r = (clamped - n * LN2_HI_F) - n * LN2_LO_F;
+  const float result = __vkcl_scale_f(exp_poly_f(r), (int)n - k);
+  const float outside = x > 100.0f ? as_float(VKCL_FLOAT_INF) : 0.0f;
+  return __vkcl_isnan_f(x) ? x : (x == clamped ? result : outside);
 }
 
-float VKCL_OVERLOAD exp(float x) {
-  if (__vkcl_isnan_f(x)) return x;
-  return __vkcl_exp_scaled_f(x, 0);
-}
+float VKCL_OVERLOAD exp(float x) { return __vkcl_exp_scaled_f(x, 0); }
 
 static inline float exp2_poly_f(float r);
 
 float VKCL_OVERLOAD exp2(float x) {
-  if (__vkcl_isnan_f(x)) return x;
-  if (x > 130.0f) return as_float(VKCL_FLOAT_INF);
-  if (x < -151.0f) return 0.0f;
-  const float n = rint(x);
-  return __vkcl_scale_f(exp2_poly_f(x - n), (int)n);  // x - n is exact, |x - n| <= 1/2
+  const float clamped = clamp(x, -151.0f, 130.0f);
+  const float n = rint(clamped);
+  const float result = __vkcl_scale_f(exp2_poly_f(clamped - n), (int)n);  // exact difference, |x - n| <= 1/2
+  const float outside = x > 130.0f ? as_float(VKCL_FLOAT_INF) : 0.0f;
+  return __vkcl_isnan_f(x) ? x : (x == clamped ? result : outside);
 }
 
 // 2^r for |r| <= 1/2 (and a little more): sum (r ln2)^k / k!, to k = 8.
@@ -92,20 +89,18 @@ static inline float exp2_poly_f(float r) {
 // 2^(hi + lo) for |lo| tiny next to hi, for pow: hi's fraction and lo
 // together as the argument of the exp2 polynomial.
 float __vkcl_exp2_extended_f(float hi, float lo) {
-  if (__vkcl_isnan_f(hi)) return hi;
-  if (hi > 130.0f) return as_float(VKCL_FLOAT_INF);
-  if (hi < -151.0f) return 0.0f;
-  const float n = rint(hi);
-  const float r = (hi - n) + lo;  // hi - n is exact
-  return __vkcl_scale_f(exp2_poly_f(r), (int)n);
+  const float clamped = clamp(hi, -151.0f, 130.0f);
+  const float n = rint(clamped);
+  const float r = (clamped - n) + lo;  // clamped - n is exact
+  const float result = __vkcl_scale_f(exp2_poly_f(r), (int)n);
+  const float outside = hi > 130.0f ? as_float(VKCL_FLOAT_INF) : 0.0f;
+  return __vkcl_isnan_f(hi) ? hi : (hi == clamped ? result : outside);
 }
 
 float VKCL_OVERLOAD exp10(float x) {
-  if (__vkcl_isnan_f(x)) return x;
-  if (x > 40.0f) return as_float(VKCL_FLOAT_INF);
-  if (x < -46.0f) return 0.0f;
-  const float n = rint(x * LOG2_10_F);
-  const float r = (x - n * LOG10_2_HI_F) - n * LOG10_2_LO_F;  // |r| <= log10(2) / 2
+  const float clamped = clamp(x, -46.0f, 40.0f);
+  const float n = rint(clamped * LOG2_10_F);
+  const float r = (clamped - n * LOG10_2_HI_F) - n * LOG10_2_LO_F;  // |r| <= log10(2) / 2
   // 10^r = sum (r ln10)^k / k!, to k = 8.
   float p = 0x1.4116bp-6f;
   p = mad(p, r, 0x1.16e4ep-4f);
@@ -116,7 +111,9 @@ float VKCL_OVERLOAD exp10(float x) {
   p = mad(p, r, 0x1.53524cp+1f);
   p = mad(p, r, 0x1.26bb1cp+1f);
   p = mad(p, r, 1.0f);
-  return __vkcl_scale_f(p, (int)n);
+  const float result = __vkcl_scale_f(p, (int)n);
+  const float outside = x > 40.0f ? as_float(VKCL_FLOAT_INF) : 0.0f;
+  return __vkcl_isnan_f(x) ? x : (x == clamped ? result : outside);
 }
 
 // e^r - 1 for |r| <= 0.7: r + r^2 * (1/2 + r/6 + ... + r^8/10!).

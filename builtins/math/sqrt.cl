@@ -1,32 +1,33 @@
-// sqrt for float and double, correctly rounded (OpenCL asks <= 3 ulp for
-// float and correct rounding for double), and rsqrt for double (<= 2 ulp).
-// rsqrt for float is GLSL.std.450 InverseSqrt, 2 ulp in Vulkan as in OpenCL
-// (builtins/LOWERING.md).
+// sqrt for float (<= 1 ulp; OpenCL asks <= 3) and double (correctly
+// rounded, as OpenCL asks), every vector width, and rsqrt for double
+// (<= 2 ulp). rsqrt for float is GLSL.std.450 InverseSqrt, 2 ulp in Vulkan
+// as in OpenCL (builtins/LOWERING.md).
 //
 // Vulkan's GLSL.std.450 Sqrt is only "inherited from 1.0 / inversesqrt()"
-// (about 4.5 ulp), and for double only "at least single precision". It is
-// the first guess here: x = X * 2^(2k) with X an integer in [2^46, 2^48)
-// (float) or [2^104, 2^106) (double), so that sqrt(x) = sqrt(X) * 2^k with
-// sqrt(X) in [2^23, 2^24) or [2^52, 2^53); the correctly rounded integer Y
-// of sqrt(X) is the one with Y^2 - Y < X <= Y^2 + Y (sqrt(X) is never a
-// half-integer), checked exactly in integers and corrected one step at a
-// time. Float uses 32-bit words only; double, 64-bit ones.
+// (about 4.5 ulp), and for double only "at least single precision". Both
+// start from the float InverseSqrt (2 ulp) instead. Float refines it by one
+// Newton step (below).
+// Double: x = X * 2^(2k) with X an integer in [2^104, 2^106), so that
+// sqrt(x) = sqrt(X) * 2^k with sqrt(X) in [2^52, 2^53); the correctly
+// rounded integer Y of sqrt(X) is the one with Y^2 - Y < X <= Y^2 + Y
+// (sqrt(X) is never a half-integer), checked exactly in 64-bit integers and
+// corrected one step at a time.
 
 #include "math/vkcl_math.h"
 
-float VKCL_OVERLOAD __spirv_ocl_native_sqrt(float);
-#ifdef VKCL_FP64
-double VKCL_OVERLOAD __spirv_ocl_native_sqrt(double);
-#endif
-
-// Steps in each direction: the first guess is a few ulp off at worst.
-#define MAX_CORRECTION_STEPS 16
+float VKCL_OVERLOAD __spirv_ocl_native_rsqrt(float);
 
 // ---------------------------------------------------------------------------
-// float
-
-// (hi, lo) > (hi2, lo2) for 64-bit numbers as 32-bit words.
-static inline int greater_2x32(uint hi, uint lo, uint hi2, uint lo2) { return hi > hi2 || (hi == hi2 && lo > lo2); }
+// float: x = xs * 2^(2h) with xs in [1, 4), taken from the bits (a subnormal
+// through its significand). With r = Vulkan's InverseSqrt of xs (2 ulp),
+// y0 = xs * r is a few ulp off; one Newton step y1 = y0 + (xs - y0^2) r / 2
+// whose residual is exact (Dekker's product, and xs - y0^2's head is exact
+// by Sterbenz's lemma) follows. From any y0 within 2^-20 of sqrt(xs), the
+// step's own error is below 2^-40 and the correction's rounding below
+// 2^-18 ulp, so y1 is within 0.5 ulp plus that: 1 ulp at most, mostly
+// correctly rounded (OpenCL asks 3). The scaling by 2^h is exact: the root
+// of any float is a normal float. InverseSqrt rather than Sqrt and a
+// division: one instruction on GPUs, where those are several.
 
 float VKCL_OVERLOAD sqrt(float x) {
   const uint bits = as_uint(x);
@@ -35,35 +36,24 @@ float VKCL_OVERLOAD sqrt(float x) {
   if (bits == 0 || bits == VKCL_FLOAT_INF) return x;
 
   int biased = (int)(bits >> 23);
-  uint m = bits & 0x7fffffu;
+  uint fraction = bits & 0x7fffffu;
   if (biased == 0) {  // subnormal: normalize
-    const int shift = (int)clz(m) - 8;
-    m <<= shift;
+    const int shift = (int)clz(fraction) - 8;
+    fraction = (fraction << shift) & 0x7fffffu;
     biased = 1 - shift;
-  } else {
-    m |= 0x800000u;
   }
-  // x = m * 2^(biased - 150); X = m * 2^(23 + odd) makes the exponent left even.
-  const int odd = (biased - 150 - 23) & 1;
-  const int half_exponent = (biased - 150 - 23 - odd) >> 1;  // sqrt(x) = sqrt(X) * 2^half_exponent
-  const uint x_hi = m >> (9 - odd), x_lo = m << (23 + odd);
+  const int exponent = biased - 127;  // x = 1.fraction * 2^exponent
+  const int odd = exponent & 1;
+  const int half_exponent = (exponent - odd) >> 1;
+  const float xs = as_float(((uint)(127 + odd) << 23) | fraction);
 
-  uint y = (uint)__spirv_ocl_native_sqrt((float)m * (odd ? 16777216.0f : 8388608.0f));
-  y = clamp(y, 0x800000u, 0x1000000u);
-  for (int i = 0; i < MAX_CORRECTION_STEPS; ++i) {  // while X > Y^2 + Y: Y + 1
-    const uint sq_lo = y * y, sq_hi = mul_hi(y, y);
-    const uint up_lo = sq_lo + y, up_hi = sq_hi + (up_lo < sq_lo ? 1u : 0u);
-    if (!greater_2x32(x_hi, x_lo, up_hi, up_lo)) break;
-    ++y;
-  }
-  for (int i = 0; i < MAX_CORRECTION_STEPS; ++i) {  // while X <= Y^2 - Y: Y - 1
-    const uint sq_lo = y * y, sq_hi = mul_hi(y, y);
-    const uint down_lo = sq_lo - y, down_hi = sq_hi - (sq_lo < y ? 1u : 0u);
-    if (greater_2x32(x_hi, x_lo, down_hi, down_lo)) break;
-    --y;
-  }
-  // y <= 2^24 is exact as a float; the power of two is in the normal range.
-  return (float)y * __vkcl_pow2_f(half_exponent);
+  const float r = __spirv_ocl_native_rsqrt(xs);
+  const float y0 = xs * r;
+  float square_error;
+  const float square = __vkcl_two_product_f(y0, y0, &square_error);
+  const float residual = (xs - square) - square_error;
+  const float y1 = y0 + residual * (0.5f * r);
+  return y1 * __vkcl_pow2_f(half_exponent);
 }
 
 VKCL_VECTORIZE_1(float, sqrt, float)
@@ -75,46 +65,50 @@ VKCL_VECTORIZE_1(float, sqrt, float)
 
 static inline int greater_2x64(ulong hi, ulong lo, ulong hi2, ulong lo2) { return hi > hi2 || (hi == hi2 && lo > lo2); }
 
+// x = xs * 2^(2h) with xs in [1, 4) as for float. y0 = xs * r with r the
+// float InverseSqrt of xs (2^-20 or better); two Newton steps with exact
+// residuals (Dekker) and r / 2 as 1 / (2 y0) take it to 2^-40, then to
+// within 0.5 ulp plus 2^-9 ulp. So the correctly rounded root is Y = y * 2^52
+// or a neighbour, decided exactly in integers with X = xs * 2^104:
+// Y^2 - Y < X <= Y^2 + Y.
 double VKCL_OVERLOAD sqrt(double x) {
   const ulong bits = as_ulong(x);
   if (bits > VKCL_DOUBLE_INF) return (bits & VKCL_DOUBLE_ABS) == 0 ? x : __vkcl_quiet_nan_d();
   if (bits == 0 || bits == VKCL_DOUBLE_INF) return x;
 
   int biased = (int)(bits >> 52);
-  ulong m = bits & 0xffffffffffffful;
+  ulong fraction = bits & 0xffffffffffffful;
   if (biased == 0) {
-    const int shift = (int)clz(m) - 11;
-    m <<= shift;
+    const int shift = (int)clz(fraction) - 11;
+    fraction = (fraction << shift) & 0xffffffffffffful;
     biased = 1 - shift;
-  } else {
-    m |= 1ul << 52;
   }
-  // x = m * 2^(biased - 1075); X = m * 2^(52 + odd).
-  const int odd = (biased - 1075 - 52) & 1;
-  const int half_exponent = (biased - 1075 - 52 - odd) >> 1;
-  const ulong x_hi = m >> (12 - odd), x_lo = m << (52 + odd);
+  const int exponent = biased - 1023;
+  const int odd = exponent & 1;
+  const int half_exponent = (exponent - odd) >> 1;
+  const double xs = as_double(((ulong)(1023 + odd) << 52) | fraction);
 
-  // The first guess may be single-precision accurate only; two Newton steps
-  // in double bring it to a few ulp.
-  const double xd = (double)m * (odd ? 0x1p53 : 0x1p52);
-  double g = __spirv_ocl_native_sqrt(xd);
-  g = 0.5 * (g + xd / g);
-  g = 0.5 * (g + xd / g);
-  ulong y = (ulong)g;
-  y = clamp(y, 1ul << 52, 1ul << 53);
-  for (int i = 0; i < MAX_CORRECTION_STEPS; ++i) {
-    const ulong sq_lo = y * y, sq_hi = mul_hi(y, y);
-    const ulong up_lo = sq_lo + y, up_hi = sq_hi + (up_lo < sq_lo ? 1ul : 0ul);
-    if (!greater_2x64(x_hi, x_lo, up_hi, up_lo)) break;
-    ++y;
+  const float r = __spirv_ocl_native_rsqrt((float)xs);
+  double y = xs * (double)r;
+  const double half_reciprocal = 0.5 * (double)r;
+  for (int step = 0; step < 2; ++step) {
+    double square_error;
+    const double square = __vkcl_two_product_d(y, y, &square_error);
+    y = y + ((xs - square) - square_error) * half_reciprocal;
   }
-  for (int i = 0; i < MAX_CORRECTION_STEPS; ++i) {
-    const ulong sq_lo = y * y, sq_hi = mul_hi(y, y);
-    const ulong down_lo = sq_lo - y, down_hi = sq_hi - (sq_lo < y ? 1ul : 0ul);
-    if (greater_2x64(x_hi, x_lo, down_hi, down_lo)) break;
-    --y;
+
+  ulong root = (ulong)(y * 0x1p52);
+  const ulong significand = fraction | (1ul << 52);
+  const ulong x_hi = significand >> (12 - odd), x_lo = significand << (52 + odd);
+  const ulong sq_lo = root * root, sq_hi = mul_hi(root, root);
+  const ulong up_lo = sq_lo + root, up_hi = sq_hi + (up_lo < sq_lo ? 1ul : 0ul);
+  const ulong down_lo = sq_lo - root, down_hi = sq_hi - (sq_lo < root ? 1ul : 0ul);
+  if (greater_2x64(x_hi, x_lo, up_hi, up_lo)) {
+    ++root;
+  } else if (!greater_2x64(x_hi, x_lo, down_hi, down_lo)) {
+    --root;
   }
-  return (double)y * __vkcl_pow2_d(half_exponent);
+  return (double)root * __vkcl_pow2_d(half_exponent - 52);  // exact: normal
 }
 
 VKCL_VECTORIZE_1(double, sqrt, double)
