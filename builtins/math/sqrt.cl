@@ -27,13 +27,26 @@ float VKCL_OVERLOAD __spirv_ocl_native_rsqrt(float);
 // 2^-18 ulp, so y1 is within 0.5 ulp plus that: 1 ulp at most, mostly
 // correctly rounded (OpenCL asks 3). The scaling by 2^h is exact: the root
 // of any float is a normal float. InverseSqrt rather than Sqrt and a
-// division: one instruction on GPUs, where those are several.
+// division: one instruction on GPUs, where those are several. Arguments in
+// [2^-64, 2^64) need no scaling and take the step directly.
+
+// The root of x in [2^-64, 2^64): there Dekker's product is exact (its
+// pieces stay normal) and so is xs - y0^2's head.
+static inline float newton_sqrt_f(float x) {
+  const float r = __spirv_ocl_native_rsqrt(x);
+  const float y0 = x * r;
+  float square_error;
+  const float square = __vkcl_two_product_f(y0, y0, &square_error);
+  const float residual = (x - square) - square_error;
+  return y0 + residual * (0.5f * r);
+}
 
 float VKCL_OVERLOAD sqrt(float x) {
   const uint bits = as_uint(x);
   // NaN, negative (not -0), +-0 and +inf.
   if (bits > VKCL_FLOAT_INF) return (bits & VKCL_FLOAT_ABS) == 0 ? x : __vkcl_quiet_nan_f();
   if (bits == 0 || bits == VKCL_FLOAT_INF) return x;
+  if (bits - 0x1f800000u < 0x40000000u) return newton_sqrt_f(x);  // x in [2^-64, 2^64)
 
   int biased = (int)(bits >> 23);
   uint fraction = bits & 0x7fffffu;
@@ -46,14 +59,7 @@ float VKCL_OVERLOAD sqrt(float x) {
   const int odd = exponent & 1;
   const int half_exponent = (exponent - odd) >> 1;
   const float xs = as_float(((uint)(127 + odd) << 23) | fraction);
-
-  const float r = __spirv_ocl_native_rsqrt(xs);
-  const float y0 = xs * r;
-  float square_error;
-  const float square = __vkcl_two_product_f(y0, y0, &square_error);
-  const float residual = (xs - square) - square_error;
-  const float y1 = y0 + residual * (0.5f * r);
-  return y1 * __vkcl_pow2_f(half_exponent);
+  return newton_sqrt_f(xs) * __vkcl_pow2_f(half_exponent);
 }
 
 VKCL_VECTORIZE_1(float, sqrt, float)
