@@ -6,7 +6,8 @@
 // vloada_half or vstorea_half, so neither is defined.
 //
 // Half is only a storage format here: the conversions are integer
-// arithmetic on the bits, read and written as ushort. Loading a half value
+// arithmetic on the bits (and, for a subnormal half, an exact conversion of
+// its 10-bit significand to float), read and written as ushort. Loading a half value
 // and converting it with OpFConvert would need the Float16 capability for
 // the value, and Vulkan lets a driver flush denormal inputs to zero and round
 // conversions as it likes (the FPRoundingMode decoration does not survive to
@@ -57,9 +58,9 @@ VKCL_HELPER float half_bits_to_float(ushort h) {
   // Infinity, or a NaN made quiet.
   const uint quiet = mantissa != 0 ? 0x400000u : 0u;
   const uint special = 0x7f800000u | (mantissa << 13) | quiet;
-  // Subnormal: mantissa * 2^-24 with its leading bit at `top`, a normal float.
-  const uint top = 31u - clz(mantissa | 1u);
-  const uint subnormal = ((top + (127u - 24u)) << 23) | ((mantissa << (23u - top)) & 0x7fffffu);
+  // Subnormal: mantissa * 2^-24, a normal float; both steps are exact (an
+  // integer below 2^10, a product by a power of two that stays normal).
+  const uint subnormal = as_uint((float)mantissa * 0x1p-24f);
   const uint finite = magnitude >= 0x400u ? normal : subnormal;
   const uint nonzero = magnitude >= 0x7c00u ? special : finite;
   const uint result = magnitude != 0 ? nonzero : 0u;
@@ -85,8 +86,32 @@ static inline uint overflow_bits(int mode, bool negative) {
   return infinite ? 0x7c00u : 0x7bffu;
 }
 
+// The bits of the half nearest x, ties to even: what vstore_half and
+// vstorea_halfn without a suffix do, and most stores are. The same result as
+// the general conversion below in about half its instructions: rounding to
+// nearest even is adding half a unit less one, plus the last kept bit, and
+// shifting; a carry into the exponent, up to infinity, is then right by
+// itself. Subnormal halves shift the significand right by 126 - exponent
+// (14 to 25 places; a float subnormal's 25 leave 0).
+static inline ushort to_half_bits_rte(float x) {
+  const uint bits = as_uint(x);
+  const uint sign = (bits >> 16) & 0x8000u;
+  const uint magnitude = bits & 0x7fffffffu;
+  const uint exponent = magnitude >> 23;
+  const uint normal = (magnitude - ((127u - 15u) << 23) + 0xfffu + ((magnitude >> 13) & 1u)) >> 13;
+  const uint significand = (magnitude & 0x7fffffu) | (exponent != 0 ? 0x800000u : 0u);
+  const uint places = 126u - exponent;
+  const uint shift = exponent >= 126u - 25u ? places : 25u;
+  const uint small = (significand + ((1u << (shift - 1u)) - 1u) + ((significand >> shift) & 1u)) >> shift;
+  const uint in_range = exponent >= 127u + 16u ? 0x7c00u : normal;  // infinity too
+  const uint finite = exponent >= 127u - 14u ? in_range : small;
+  const uint nan = 0x7e00u | ((magnitude & 0x7fffffu) >> 13);  // quiet, with the top of the payload
+  return (ushort)(sign | (magnitude > 0x7f800000u ? nan : finite));
+}
+
 // The bits of the half nearest x in rounding mode `mode`.
 VKCL_HELPER ushort OVERLOADABLE to_half_bits(float x, int mode) {
+  if (mode == VKCL_RTE) return to_half_bits_rte(x);  // a constant once inlined
   const uint bits = as_uint(x);
   const uint sign = (bits >> 16) & 0x8000u;
   const bool negative = sign != 0;
