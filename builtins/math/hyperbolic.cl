@@ -87,13 +87,12 @@ float VKCL_OVERLOAD asinh(float x) {
     b = mad(b, z, 0x1.33332ep-4f);
     b = mad(b, z, -0x1.555556p-3f);
     r = mad(a * z, b, a);
-  } else if (a < 2.0f) {
-    // log1p(a + a^2 / (1 + sqrt(1 + a^2)))
+  } else if (a < 0x1p12f) {
+    // log1p(a + a^2 / (1 + sqrt(1 + a^2))): one path from 1/2 up (fdlibm
+    // takes log(2a + 1 / (a + sqrt(a^2 + 1))) from 2, as accurate here; a
+    // GPU runs both where arguments on either side share a sub-group).
     const float z = a * a;
     r = log1p(a + z / (1.0f + sqrt(1.0f + z)));
-  } else if (a < 0x1p12f) {
-    // log(2a + 1 / (a + sqrt(a^2 + 1)))
-    r = log(2.0f * a + 1.0f / (a + sqrt(mad(a, a, 1.0f))));
   } else {
     r = log(a) + LN2_F;
   }
@@ -103,11 +102,10 @@ float VKCL_OVERLOAD asinh(float x) {
 float VKCL_OVERLOAD acosh(float x) {
   if (__vkcl_isnan_f(x)) return x;
   if (x < 1.0f) return __vkcl_quiet_nan_f();
-  if (x < 2.0f) {
+  if (x < 0x1p12f) {  // one path, as for asinh (fdlibm changes at 2)
     const float t = x - 1.0f;  // exact
     return log1p(t + sqrt(mad(2.0f, t, t * t)));
   }
-  if (x < 0x1p12f) return log(2.0f * x - 1.0f / (x + sqrt(mad(x, x, -1.0f))));
   return log(x) + LN2_F;  // +inf for +inf
 }
 
