@@ -1,10 +1,12 @@
 // cbrt and hypot for float and double, every vector width (OpenCL: cbrt <= 2 ulp,
 // hypot <= 4).
 //
-// cbrt: |x| = m * 2^(3q) with m in [1, 8); a first guess from the bits
-// (the exponent divided by 3), three Newton steps, then one last step whose
-// residual m - y^3 is computed exactly (Dekker products), which leaves the
-// root within about half an ulp; then * 2^q.
+// cbrt: |x| = m * 2^(3q) with m in [1, 8); a first guess 2^(log2(m) / 3)
+// from Vulkan's Log2 and Exp2 (absolute 2^-21 and 3 ulp for log2 here, 3 +
+// 2|x| ulp for exp2: within 2^-20 of the root), then Newton steps whose
+// residual m - y^3 is computed exactly (Dekker products): one for float, two
+// for double, each squaring the error, which leaves the root within about
+// half an ulp; then * 2^q.
 // hypot: scaled by a power of two that brings the larger magnitude near 1
 // (exactly, subnormals included), so that no square overflows or underflows,
 // then the correctly rounded sqrt; +inf if either is infinite (even with a
@@ -16,6 +18,14 @@
 // normalized through its significand (vkcl_math.h): on a device that flushes
 // float subnormals, x == 0 holds for a subnormal x (which came back as it
 // was) and x * 2^24 is 0.
+float VKCL_OVERLOAD __spirv_ocl_native_exp2(float);
+float VKCL_OVERLOAD __spirv_ocl_native_log2(float);
+
+// The cube root of m in [1, 8) within 2^-20 (above).
+static inline float cbrt_guess_f(float m) {
+  return __spirv_ocl_native_exp2(__spirv_ocl_native_log2(m) * 0x1.555556p-2f);
+}
+
 float VKCL_OVERLOAD cbrt(float x) {
   const uint magnitude = as_uint(x) & VKCL_FLOAT_ABS;
   if (magnitude == 0 || magnitude >= VKCL_FLOAT_INF) return x;  // +-0, +-inf, NaN
@@ -25,10 +35,8 @@ float VKCL_OVERLOAD cbrt(float x) {
   const int q = e >= 0 ? e / 3 : -((2 - e) / 3);  // floor(e / 3)
   const int rest = e - 3 * q;                     // 0, 1 or 2
   const float m = as_float((bits & 0x7fffffu) | ((uint)(127 + rest) << 23));  // [1, 8)
-  // The bits of m divided by 3, plus a constant that centres the guess: within 4%.
-  float y = as_float(as_uint(m) / 3u + 0x2a5137a0u);
-  for (int i = 0; i < 3; ++i) y = y - (y * y * y - m) / (3.0f * y * y);
-  // m - y^3 exactly, then one more step.
+  float y = cbrt_guess_f(m);
+  // m - y^3 exactly, then one step.
   float square_error, cube_error;
   const float square = __vkcl_two_product_f(y, y, &square_error);
   const float cube = __vkcl_two_product_f(square, y, &cube_error);
@@ -66,8 +74,9 @@ VKCL_VECTORIZE_1(float, cbrt, float)
 VKCL_VECTORIZE_2(float, hypot, float, float)
 
 // ---------------------------------------------------------------------------
-// double: the float root as the first guess (2^-23), two Newton steps, and the
-// exact-residual step.
+// double: the same guess, and two exact-residual steps with 1 / (3 y^2) of
+// the guess in single precision (its error only scales the correction):
+// 2^-20, 2^-40, below 2^-60, then the last rounding.
 
 #ifdef VKCL_FP64
 
@@ -80,13 +89,16 @@ double VKCL_OVERLOAD cbrt(double x) {
   const int q = e >= 0 ? e / 3 : -((2 - e) / 3);
   const int rest = e - 3 * q;
   const double m = as_double((bits & 0x000ffffffffffffful) | ((ulong)(1023 + rest) << 52));  // [1, 8)
-  double y = (double)cbrt((float)m);
-  for (int i = 0; i < 2; ++i) y = y - (y * y * y - m) / (3.0 * y * y);
-  double square_error, cube_error;
-  const double square = __vkcl_two_product_d(y, y, &square_error);
-  const double cube = __vkcl_two_product_d(square, y, &cube_error);
-  const double residual = ((m - cube) - cube_error) - square_error * y;
-  y += residual / (3.0 * square);
+  const float guess = cbrt_guess_f((float)m);
+  const double reciprocal = (double)(1.0f / (3.0f * guess * guess));
+  double y = (double)guess;
+  for (int step = 0; step < 2; ++step) {
+    double square_error, cube_error;
+    const double square = __vkcl_two_product_d(y, y, &square_error);
+    const double cube = __vkcl_two_product_d(square, y, &cube_error);
+    const double residual = ((m - cube) - cube_error) - square_error * y;
+    y += residual * reciprocal;
+  }
   return copysign(y * __vkcl_pow2_d(q), x);
 }
 
