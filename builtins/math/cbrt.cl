@@ -7,10 +7,10 @@
 // residual m - y^3 is computed exactly (Dekker products): one for float, two
 // for double, each squaring the error, which leaves the root within about
 // half an ulp; then * 2^q.
-// hypot: scaled by a power of two that brings the larger magnitude near 1
-// (exactly, subnormals included), so that no square overflows or underflows,
-// then the correctly rounded sqrt; +inf if either is infinite (even with a
-// NaN), as C99 F.9.4.3 says.
+// hypot: unless the larger magnitude is in [2^-60, 2^60), scaled by a power
+// of two that brings it near 1 (exactly, subnormals included), so that no
+// square overflows or underflows; then sqrt; +inf if either is infinite
+// (even with a NaN), as C99 F.9.4.3 says.
 
 #include "math/vkcl_math.h"
 
@@ -50,6 +50,12 @@ float VKCL_OVERLOAD hypot(float x, float y) {
   if (__vkcl_isnan_f(x) || __vkcl_isnan_f(y)) return x + y;
   const uint ax = as_uint(x) & VKCL_FLOAT_ABS, ay = as_uint(y) & VKCL_FLOAT_ABS;
   const uint larger = max(ax, ay);
+  // The larger in [2^-60, 2^60): no square overflows, and a square that
+  // underflows is below an ulp of the other; no scaling is needed.
+  if (larger - 0x21800000u < 0x3c000000u) {
+    const float a = as_float(ax), b = as_float(ay);
+    return sqrt(mad(a, a, b * b));
+  }
   if (larger == 0) return 0.0f;
   // larger = 2^k * [1, 2), subnormals included; both scaled by 2^-k. Below
   // 2^-22, by __vkcl_scale_up_f (2^-k <= 2^149 in one step), which takes a

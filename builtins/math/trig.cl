@@ -150,14 +150,11 @@ static inline int reduce_medium_f(float x, float* hi, float* lo) {
   return n & 3;
 }
 
+// Arguments below pi/4 take the medium reduction too (n = 0 leaves hi = x
+// and lo = 0, exactly), so that most arguments share one path; Payne-Hanek
+// (also what infinities and NaNs reach, to no effect) is a branch of its own.
 static inline int reduce_f(float x, float* hi, float* lo) {
-  const float magnitude = fabs(x);
-  if (magnitude < 0x1.921fb6p-1f) {
-    *hi = x;
-    *lo = 0.0f;
-    return 0;
-  }
-  if (magnitude <= 0x1.921f00p+7f) return reduce_medium_f(x, hi, lo);
+  if (fabs(x) <= 0x1.921f00p+7f) return reduce_medium_f(x, hi, lo);
   return reduce_large_f(x, hi, lo);
 }
 
@@ -201,48 +198,56 @@ static inline float tan_poly_f(float r, float lo, int odd) {
   return odd ? -1.0f / result : result;
 }
 
+// Both polynomials, then a select: arguments in different quadrants share
+// sub-groups, where a branch would run both anyway, one after the other.
 static inline float sin_of_reduced_f(int quadrant, float hi, float lo) {
-  const float v = (quadrant & 1) ? cos_poly_f(hi, lo) : sin_poly_f(hi, lo);
+  const float s = sin_poly_f(hi, lo), c = cos_poly_f(hi, lo);
+  const float v = (quadrant & 1) ? c : s;
   return (quadrant & 2) ? -v : v;
 }
 static inline float cos_of_reduced_f(int quadrant, float hi, float lo) {
-  const float v = (quadrant & 1) ? sin_poly_f(hi, lo) : cos_poly_f(hi, lo);
+  const float s = sin_poly_f(hi, lo), c = cos_poly_f(hi, lo);
+  const float v = (quadrant & 1) ? s : c;
   return ((quadrant + 1) & 2) ? -v : v;
 }
 
+// The result of sin, cos or tan for an infinite or NaN x.
+static inline float trig_special_f(float x) { return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f(); }
+
+// The special and tiny arguments are selected, not branched to.
 float VKCL_OVERLOAD sin(float x) {
-  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
-  if (fabs(x) < 0x1p-12f) return x;  // x^3/6 is below half an ulp; keeps sin(-0) = -0
   float hi, lo;
   const int quadrant = reduce_f(x, &hi, &lo);
-  return sin_of_reduced_f(quadrant, hi, lo);
+  const float result = sin_of_reduced_f(quadrant, hi, lo);
+  const float small = fabs(x) < 0x1p-12f ? x : result;  // x^3/6 is below half an ulp; keeps sin(-0) = -0
+  return __vkcl_isfinite_f(x) ? small : trig_special_f(x);
 }
 
 float VKCL_OVERLOAD cos(float x) {
-  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
   float hi, lo;
   const int quadrant = reduce_f(x, &hi, &lo);
-  return cos_of_reduced_f(quadrant, hi, lo);
+  const float result = cos_of_reduced_f(quadrant, hi, lo);
+  return __vkcl_isfinite_f(x) ? result : trig_special_f(x);
 }
 
 float VKCL_OVERLOAD tan(float x) {
-  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
-  if (fabs(x) < 0x1p-13f) return x;  // x^3/3 is below half an ulp; keeps tan(-0) = -0
   float hi, lo;
   const int quadrant = reduce_f(x, &hi, &lo);
-  return tan_poly_f(hi, lo, quadrant & 1);
+  const float result = tan_poly_f(hi, lo, quadrant & 1);
+  const float small = fabs(x) < 0x1p-13f ? x : result;  // x^3/3 is below half an ulp; keeps tan(-0) = -0
+  return __vkcl_isfinite_f(x) ? small : trig_special_f(x);
 }
 
 float VKCL_OVERLOAD sincos(float x, __private float* cosval) {
-  if (!__vkcl_isfinite_f(x)) {
-    *cosval = __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
-    return *cosval;
-  }
   float hi, lo;
   const int quadrant = reduce_f(x, &hi, &lo);
-  *cosval = cos_of_reduced_f(quadrant, hi, lo);
-  if (fabs(x) < 0x1p-12f) return x;
-  return sin_of_reduced_f(quadrant, hi, lo);
+  const float s = sin_poly_f(hi, lo), c = cos_poly_f(hi, lo);
+  const float sin_v = (quadrant & 1) ? c : s, cos_v = (quadrant & 1) ? s : c;
+  const float sin_r = (quadrant & 2) ? -sin_v : sin_v;
+  const float cos_r = ((quadrant + 1) & 2) ? -cos_v : cos_v;
+  const int finite = __vkcl_isfinite_f(x);
+  *cosval = finite ? cos_r : trig_special_f(x);
+  return finite ? (fabs(x) < 0x1p-12f ? x : sin_r) : trig_special_f(x);
 }
 
 // x = n/2 + r with n = rint(2x), |r| <= 1/4, exactly; pi * r as hi + lo;
