@@ -433,12 +433,54 @@ static inline int reduce_large_d(double x, double* hi, double* lo) {
   return quadrant & 3;
 }
 
-static inline int reduce_d(double x, double* hi, double* lo) {
-  if (fabs(x) < 0x1.921fb54442d18p-1) {
-    *hi = x;
-    *lo = 0.0;
-    return 0;
+// |x| <= 2^19 pi/2: fdlibm's __ieee754_rem_pio2, as reduce_medium_f for
+// float. pi/2 in pieces of 33 bits (n < 2^20, so n times a piece is exact);
+// the second and third pieces only where the first leaves cancellation (16
+// or 49 bits), giving hi + lo to 85, 118 or 151 bits. Payne-Hanek's 64-bit
+// integer products cost GPUs many times as much, and arguments this small
+// are the common case.
+#define PIO2_1_D 0x1.921fb544p+0       /* the first 33 bits of pi/2 */
+#define PIO2_1T_D 0x1.0b4611a626331p-34 /* pi/2 - PIO2_1_D */
+#define PIO2_2_D 0x1.0b4611a6p-34      /* the next 33 bits */
+#define PIO2_2T_D 0x1.3198a2e037073p-69 /* pi/2 - PIO2_1_D - PIO2_2_D */
+#define PIO2_3_D 0x1.3198a2ep-69       /* the next 33 bits */
+#define PIO2_3T_D 0x1.b839a252049c1p-104 /* pi/2 - PIO2_1_D - PIO2_2_D - PIO2_3_D */
+static inline int reduce_medium_d(double x, double* hi, double* lo) {
+  const double t = fabs(x);
+  const int n = (int)(t * 0x1.45f306dc9c883p-1 + 0.5);  // nearest to |x| 2/pi (either rounding is a valid n)
+  const double fn = (double)n;
+  double r = t - fn * PIO2_1_D;  // exact
+  double w = fn * PIO2_1T_D;
+  double y = r - w;
+  const int exponent = (int)(as_ulong(t) >> 52);
+  if (exponent - (int)((as_ulong(y) >> 52) & 0x7ffu) > 16) {  // cancellation: the next 33 bits
+    double u = r;
+    w = fn * PIO2_2_D;
+    r = u - w;
+    w = fn * PIO2_2T_D - ((u - r) - w);
+    y = r - w;
+    if (exponent - (int)((as_ulong(y) >> 52) & 0x7ffu) > 49) {
+      u = r;
+      w = fn * PIO2_3_D;
+      r = u - w;
+      w = fn * PIO2_3T_D - ((u - r) - w);
+      y = r - w;
+    }
   }
+  const double y_lo = (r - y) - w;
+  if (as_long(x) < 0) {
+    *hi = -y;
+    *lo = -y_lo;
+    return -n & 3;
+  }
+  *hi = y;
+  *lo = y_lo;
+  return n & 3;
+}
+
+// Small arguments take the medium reduction too (n = 0: hi = x, lo = 0).
+static inline int reduce_d(double x, double* hi, double* lo) {
+  if (fabs(x) <= 0x1.921fb54442d18p+19) return reduce_medium_d(x, hi, lo);
   return reduce_large_d(x, hi, lo);
 }
 
@@ -493,48 +535,53 @@ static inline double tan_poly_d(double r, double lo, int odd) {
   return odd ? -1.0 / result : result;
 }
 
+// As for float: both polynomials and selects.
 static inline double sin_of_reduced_d(int quadrant, double hi, double lo) {
-  const double v = (quadrant & 1) ? cos_poly_d(hi, lo) : sin_poly_d(hi, lo);
+  const double s = sin_poly_d(hi, lo), c = cos_poly_d(hi, lo);
+  const double v = (quadrant & 1) ? c : s;
   return (quadrant & 2) ? -v : v;
 }
 static inline double cos_of_reduced_d(int quadrant, double hi, double lo) {
-  const double v = (quadrant & 1) ? sin_poly_d(hi, lo) : cos_poly_d(hi, lo);
+  const double s = sin_poly_d(hi, lo), c = cos_poly_d(hi, lo);
+  const double v = (quadrant & 1) ? s : c;
   return ((quadrant + 1) & 2) ? -v : v;
 }
 
+static inline double trig_special_d(double x) { return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d(); }
+
 double VKCL_OVERLOAD sin(double x) {
-  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
-  if (fabs(x) < 0x1p-27) return x;
   double hi, lo;
   const int quadrant = reduce_d(x, &hi, &lo);
-  return sin_of_reduced_d(quadrant, hi, lo);
+  const double result = sin_of_reduced_d(quadrant, hi, lo);
+  const double small = fabs(x) < 0x1p-27 ? x : result;
+  return __vkcl_isfinite_d(x) ? small : trig_special_d(x);
 }
 
 double VKCL_OVERLOAD cos(double x) {
-  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
   double hi, lo;
   const int quadrant = reduce_d(x, &hi, &lo);
-  return cos_of_reduced_d(quadrant, hi, lo);
+  const double result = cos_of_reduced_d(quadrant, hi, lo);
+  return __vkcl_isfinite_d(x) ? result : trig_special_d(x);
 }
 
 double VKCL_OVERLOAD tan(double x) {
-  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
-  if (fabs(x) < 0x1p-28) return x;
   double hi, lo;
   const int quadrant = reduce_d(x, &hi, &lo);
-  return tan_poly_d(hi, lo, quadrant & 1);
+  const double result = tan_poly_d(hi, lo, quadrant & 1);
+  const double small = fabs(x) < 0x1p-28 ? x : result;
+  return __vkcl_isfinite_d(x) ? small : trig_special_d(x);
 }
 
 double VKCL_OVERLOAD sincos(double x, __private double* cosval) {
-  if (!__vkcl_isfinite_d(x)) {
-    *cosval = __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
-    return *cosval;
-  }
   double hi, lo;
   const int quadrant = reduce_d(x, &hi, &lo);
-  *cosval = cos_of_reduced_d(quadrant, hi, lo);
-  if (fabs(x) < 0x1p-27) return x;
-  return sin_of_reduced_d(quadrant, hi, lo);
+  const double s = sin_poly_d(hi, lo), c = cos_poly_d(hi, lo);
+  const double sin_v = (quadrant & 1) ? c : s, cos_v = (quadrant & 1) ? s : c;
+  const double sin_r = (quadrant & 2) ? -sin_v : sin_v;
+  const double cos_r = ((quadrant + 1) & 2) ? -cos_v : cos_v;
+  const int finite = __vkcl_isfinite_d(x);
+  *cosval = finite ? cos_r : trig_special_d(x);
+  return finite ? (fabs(x) < 0x1p-27 ? x : sin_r) : trig_special_d(x);
 }
 
 // x = n/2 + r exactly; pi * r as hi + lo; n mod 4. From 2^53 on every double is even.
