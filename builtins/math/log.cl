@@ -201,66 +201,12 @@ VKCL_VECTORIZE_1(float, half_log10, float)
 #define LOG10E_HI_D 0x1.bcb7b1526e50ep-2
 #define LOG10E_LO_D 0x1.95355baaafad3p-57
 
-static inline double log_table_r_d(int j) {
-  double v = 1.0;
-  v = j == 0 ? 0x1.f08p-1 : v;
-  v = j == 1 ? 0x1.d42p-1 : v;
-  v = j == 2 ? 0x1.bacp-1 : v;
-  v = j == 3 ? 0x1.a42p-1 : v;
-  v = j == 4 ? 0x1.8fap-1 : v;
-  v = j == 5 ? 0x1.7dp-1 : v;
-  v = j == 6 ? 0x1.6c2p-1 : v;
-  v = j == 7 ? 0x1.5cap-1 : v;
-  v = j == 8 ? 0x1.4e6p-1 : v;
-  v = j == 9 ? 0x1.414p-1 : v;
-  v = j == 10 ? 0x1.352p-1 : v;
-  v = j == 11 ? 0x1.29ep-1 : v;
-  v = j == 12 ? 0x1.1f8p-1 : v;
-  v = j == 13 ? 0x1.15cp-1 : v;
-  v = j == 14 ? 0x1.0cap-1 : v;
-  v = j == 15 ? 0x1.042p-1 : v;
-  return v;
-}
-static inline double log_table_hi_d(int j) {
-  double v = 0.0;
-  v = j == 0 ? 0x1.f7a9b16782856p-6 : v;
-  v = j == 1 ? 0x1.6ef528c056a2cp-4 : v;
-  v = j == 2 ? 0x1.299d30c606ea7p-3 : v;
-  v = j == 3 ? 0x1.9509aa0044f8fp-3 : v;
-  v = j == 4 ? 0x1.fb7d86eee3b9p-3 : v;
-  v = j == 5 ? 0x1.2e9e2bce12286p-2 : v;
-  v = j == 6 ? 0x1.5d01dc49ff2e8p-2 : v;
-  v = j == 7 ? 0x1.898d38a89347ep-2 : v;
-  v = j == 8 ? 0x1.b44977c148f1bp-2 : v;
-  v = j == 9 ? 0x1.dd4aa04e1c4b6p-2 : v;
-  v = j == 10 ? 0x1.02582a5c9d123p-1 : v;
-  v = j == 11 ? 0x1.15533d3b8d7b3p-1 : v;
-  v = j == 12 ? 0x1.2779e1ec93ecap-1 : v;
-  v = j == 13 ? 0x1.39240dde5ce92p-1 : v;
-  v = j == 14 ? 0x1.4a3e862342525p-1 : v;
-  v = j == 15 ? 0x1.5ab505b39040bp-1 : v;
-  return v;
-}
-static inline double log_table_lo_d(int j) {
-  double v = 0.0;
-  v = j == 0 ? -0x1.36c720c147756p-60 : v;
-  v = j == 1 ? -0x1.8b5d9f2b77346p-58 : v;
-  v = j == 2 ? -0x1.ff0c47ee4eafbp-57 : v;
-  v = j == 3 ? 0x1.9d6d34d717c19p-58 : v;
-  v = j == 4 ? -0x1.8736e025ebdaep-59 : v;
-  v = j == 5 ? 0x1.8251a3b83d97ap-62 : v;
-  v = j == 6 ? 0x1.5719f4bda516fp-58 : v;
-  v = j == 7 ? -0x1.99f8e1d0a8e2ep-56 : v;
-  v = j == 8 ? -0x1.cbc04ad924ae5p-56 : v;
-  v = j == 9 ? 0x1.44b7c06bf4a85p-58 : v;
-  v = j == 10 ? -0x1.c9d8b38f3a0d3p-56 : v;
-  v = j == 11 ? 0x1.ca8b0d3c3336p-60 : v;
-  v = j == 12 ? 0x1.19b99acdbc5cap-55 : v;
-  v = j == 13 ? 0x1.edf55bac59b95p-55 : v;
-  v = j == 14 ? -0x1.59b021ee6f171p-59 : v;
-  v = j == 15 ? -0x1.3b0a1335380bbp-55 : v;
-  return v;
-}
+// The table: for j, the top 4 fraction bits of m, r_j (12 bits) near 1 / m
+// and log(1 / r_j) as a head and tail. __constant tables (constant memory
+// where the driver places them) rather than chains of selects.
+__constant double __vkcl_log_table_r_d[16] = {0x1.f08p-1, 0x1.d42p-1, 0x1.bacp-1, 0x1.a42p-1, 0x1.8fap-1, 0x1.7dp-1, 0x1.6c2p-1, 0x1.5cap-1, 0x1.4e6p-1, 0x1.414p-1, 0x1.352p-1, 0x1.29ep-1, 0x1.1f8p-1, 0x1.15cp-1, 0x1.0cap-1, 0x1.042p-1};
+__constant double __vkcl_log_table_hi_d[16] = {0x1.f7a9b16782856p-6, 0x1.6ef528c056a2cp-4, 0x1.299d30c606ea7p-3, 0x1.9509aa0044f8fp-3, 0x1.fb7d86eee3b9p-3, 0x1.2e9e2bce12286p-2, 0x1.5d01dc49ff2e8p-2, 0x1.898d38a89347ep-2, 0x1.b44977c148f1bp-2, 0x1.dd4aa04e1c4b6p-2, 0x1.02582a5c9d123p-1, 0x1.15533d3b8d7b3p-1, 0x1.2779e1ec93ecap-1, 0x1.39240dde5ce92p-1, 0x1.4a3e862342525p-1, 0x1.5ab505b39040bp-1};
+__constant double __vkcl_log_table_lo_d[16] = {-0x1.36c720c147756p-60, -0x1.8b5d9f2b77346p-58, -0x1.ff0c47ee4eafbp-57, 0x1.9d6d34d717c19p-58, -0x1.8736e025ebdaep-59, 0x1.8251a3b83d97ap-62, 0x1.5719f4bda516fp-58, -0x1.99f8e1d0a8e2ep-56, -0x1.cbc04ad924ae5p-56, 0x1.44b7c06bf4a85p-58, -0x1.c9d8b38f3a0d3p-56, 0x1.ca8b0d3c3336p-60, 0x1.19b99acdbc5cap-55, 0x1.edf55bac59b95p-55, -0x1.59b021ee6f171p-59, -0x1.3b0a1335380bbp-55};
 
 // log1p(u) - u + u^2/2 = u^3 R(u) for |u| <= 1/16.
 static inline double log1p_cube_term_d(double u) {
@@ -299,7 +245,7 @@ double __vkcl_log_extended_d(double x, double* lo) {
   const double m = as_double((bits & 0x000ffffffffffffful) | 0x3ff0000000000000ul);  // [1, 2)
   const int j = (int)((bits >> 48) & 15u);
   double product_error;
-  const double product = __vkcl_two_product_d(m, log_table_r_d(j), &product_error);
+  const double product = __vkcl_two_product_d(m, __vkcl_log_table_r_d[j], &product_error);
   double l_lo;
   const double l_hi = log1p_small_d(product - 1.0, product_error, &l_lo);  // product - 1 is exact
   // k ln2 + table + log1p(u), the large parts summed exactly.
@@ -307,9 +253,9 @@ double __vkcl_log_extended_d(double x, double* lo) {
   double k_lo;
   const double k_hi = __vkcl_two_product_d(kd, LN2_HI_D, &k_lo);
   double e1, e2;
-  const double s1 = __vkcl_two_sum_d(k_hi, log_table_hi_d(j), &e1);
+  const double s1 = __vkcl_two_sum_d(k_hi, __vkcl_log_table_hi_d[j], &e1);
   const double s2 = __vkcl_two_sum_d(s1, l_hi, &e2);
-  return __vkcl_fast_two_sum_d(s2, e1 + e2 + (k_lo + kd * LN2_LO_D + log_table_lo_d(j) + l_lo), lo);
+  return __vkcl_fast_two_sum_d(s2, e1 + e2 + (k_lo + kd * LN2_LO_D + __vkcl_log_table_lo_d[j] + l_lo), lo);
 }
 
 // NaN, negative, zero and infinite arguments (as special_log_f).
