@@ -13,6 +13,7 @@ packages=(
   libgtest-dev
   pocl-opencl-icd ocl-icd-opencl-dev
   mesa-opencl-icd gnuplot-nox
+  python3
 )
 
 missing=()

@@ -44,6 +44,8 @@ to --out.
                        and how to report both runs as one
   --merge DIR[,DIR...] no run: the report of the runs saved in these --out
                        directories, as one (parts, or a run and its rest)
+  --corpus DIR         the kernels of DIR instead of shaders/corpus/ (e.g. the
+                       math microbenchmark, tools/math_microbench/generate.py)
 
 Exit status: 0; 1 when a kernel the list does not expect to fail failed on
 vkcl or disagreed with a platform, or the run could not start; 2 for a bad
@@ -69,8 +71,9 @@ double positive_number(const std::string& flag, const std::string& text) {
 
 }  // namespace
 
-Options parse_options(int argc, char** argv, const std::string& corpus_dir, const std::string& default_expectations) {
+Options parse_options(int argc, char** argv, const std::string& default_corpus) {
   Options o;
+  o.corpus = default_corpus;
   if (const char* out = std::getenv("OUT"); out && *out) o.out = out;
   if (const char* list = std::getenv("VKCL_DIFF_EXPECTATIONS"); list && *list) o.expectations = list;
   for (int i = 1; i < argc; ++i) {
@@ -93,11 +96,7 @@ Options parse_options(int argc, char** argv, const std::string& corpus_dir, cons
     } else if (flag == "--opencl") {
       for (const std::string& name : split_list(value())) o.opencl.push_back(name);
     } else if (flag == "--only") {
-      for (const std::string& id : split_list(value())) {
-        if (!std::filesystem::exists(std::filesystem::path(corpus_dir) / (id + ".cl")))
-          throw UsageError("--only: no kernel '" + id + "' in " + corpus_dir);
-        o.only.push_back(id);
-      }
+      for (const std::string& id : split_list(value())) o.only.push_back(id);
     } else if (flag == "--threshold-us") {
       o.threshold_ms = positive_number(flag, value()) / 1000;
     } else if (flag == "--device") {
@@ -106,8 +105,9 @@ Options parse_options(int argc, char** argv, const std::string& corpus_dir, cons
       o.expectations = value();
     } else if (flag == "--from") {
       o.from = value();
-      if (!std::filesystem::exists(std::filesystem::path(corpus_dir) / (o.from + ".cl")))
-        throw UsageError("--from: no kernel '" + o.from + "' in " + corpus_dir);
+    } else if (flag == "--corpus") {
+      o.corpus = value();
+      if (!std::filesystem::is_directory(o.corpus)) throw UsageError("--corpus: no directory '" + o.corpus + "'");
     } else if (flag == "--part") {
       const std::string text = value();
       char slash = 0, rest = 0;
@@ -128,7 +128,16 @@ Options parse_options(int argc, char** argv, const std::string& corpus_dir, cons
       throw UsageError("unknown option '" + flag + "' (see --help)");
     }
   }
-  if (o.expectations.empty()) o.expectations = default_expectations;
+  auto check_kernel = [&](const std::string& flag, const std::string& id) {
+    if (!std::filesystem::exists(std::filesystem::path(o.corpus) / (id + ".cl")))
+      throw UsageError(flag + ": no kernel '" + id + "' in " + o.corpus);
+  };
+  for (const std::string& id : o.only) check_kernel("--only", id);
+  if (!o.from.empty()) check_kernel("--from", o.from);
+  if (o.expectations.empty()) {
+    const std::filesystem::path list = std::filesystem::path(o.corpus) / "EXPECTED_FAILURES.txt";
+    if (std::filesystem::exists(list)) o.expectations = list.string();
+  }
   return o;
 }
 

@@ -20,6 +20,7 @@ struct Options {
   int part = 1, parts = 1;            // --part K/N: the kernels whose index is K-1 modulo N
   double time_limit_s = 0;            // 0: none; else no kernel starts after that many seconds
   std::vector<std::string> merge;     // --merge: report these saved runs instead of running
+  std::string corpus;                 // the kernels' directory (shaders/corpus unless --corpus)
 };
 
 // A bad command line (its message names the argument); an empty message asks for the usage.
@@ -29,8 +30,11 @@ struct UsageError : std::runtime_error {
 
 extern const char* const kUsage;
 
-// `corpus_dir` to check --only's ids; `default_expectations` when neither
-// --expectations nor VKCL_DIFF_EXPECTATIONS names one.
-Options parse_options(int argc, char** argv, const std::string& corpus_dir, const std::string& default_expectations);
+// `default_corpus` unless --corpus names another directory (whose
+// EXPECTED_FAILURES.txt, if any, is then the default list); --only's and
+// --from's ids are checked against the kernels there. The expected-failures
+// list is --expectations, else VKCL_DIFF_EXPECTATIONS, else the corpus's
+// (empty: none).
+Options parse_options(int argc, char** argv, const std::string& default_corpus);
 
 }  // namespace vkcl::corpus_bench
