@@ -35,12 +35,17 @@ static inline float atan_poly_f(float t) {
   return mad(t * z, a, t);
 }
 
-// atan(a) for a >= 0, not NaN.
+// atan(a) for a >= 0, not NaN. The three ranges share one division and one
+// polynomial on a selected argument, and select the result: no branches,
+// which a sub-group with arguments in two ranges would run one after the
+// other. (a itself is selected, not divided by 1: Vulkan's division need not
+// be exact even then.)
 static inline float atan_positive_f(float a) {
-  if (a <= 0x1.a8279ap-2f) return atan_poly_f(a);
-  if (a <= 0x1.3504f4p+1f) return PIO4_HI_F + (atan_poly_f((a - 1.0f) / (a + 1.0f)) + PIO4_LO_F);
-  if (a > 0x1p26f) return PIO2_HI_F + PIO2_LO_F;
-  return PIO2_HI_F - (atan_poly_f(1.0f / a) - PIO2_LO_F);
+  const int small = a <= 0x1.a8279ap-2f, middle = a <= 0x1.3504f4p+1f;
+  const float quotient = (middle ? a - 1.0f : 1.0f) / (middle ? a + 1.0f : a);
+  const float p = atan_poly_f(small ? a : quotient);
+  const float large = a > 0x1p26f ? PIO2_HI_F + PIO2_LO_F : PIO2_HI_F - (p - PIO2_LO_F);
+  return small ? p : (middle ? PIO4_HI_F + (p + PIO4_LO_F) : large);
 }
 
 float VKCL_OVERLOAD atan(float x) {
@@ -61,28 +66,29 @@ static inline float asin_poly_f(float a) {
   return mad(a * z, s, a);
 }
 
+// asin and acos: both ranges share the polynomial, on a or on
+// s = sqrt((1 - a) / 2) (exact argument), and select the result, as atan.
+// (For |x| > 1, s is NaN and the NaN result is selected anyway; |x| <= 1
+// is tested on the bits, as NaN tests are in this library.)
 float VKCL_OVERLOAD asin(float x) {
-  if (__vkcl_isnan_f(x)) return x;
   const float a = fabs(x);
-  if (a > 1.0f) return __vkcl_quiet_nan_f();
-  float r;
-  if (a <= 0.5f) {
-    r = asin_poly_f(a);
-  } else {
-    const float s = sqrt((1.0f - a) * 0.5f);  // exact argument
-    r = PIO2_HI_F - (2.0f * asin_poly_f(s) - PIO2_LO_F);
-  }
-  return copysign(r, x);
+  const int small = a <= 0.5f;
+  const float s = sqrt((1.0f - a) * 0.5f);
+  const float p = asin_poly_f(small ? a : s);
+  const float r = small ? p : PIO2_HI_F - (2.0f * p - PIO2_LO_F);
+  const float nan = __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  return (as_uint(x) & VKCL_FLOAT_ABS) <= 0x3f800000u ? copysign(r, x) : nan;  // |x| <= 1, on the bits
 }
 
 float VKCL_OVERLOAD acos(float x) {
-  if (__vkcl_isnan_f(x)) return x;
   const float a = fabs(x);
-  if (a > 1.0f) return __vkcl_quiet_nan_f();
-  if (a <= 0.5f) return PIO2_HI_F - (copysign(asin_poly_f(a), x) - PIO2_LO_F);
+  const int small = a <= 0.5f;
   const float s = sqrt((1.0f - a) * 0.5f);
-  const float twice = 2.0f * asin_poly_f(s);
-  return x > 0.0f ? twice : PI_HI_F - (twice - PI_LO_F);
+  const float p = asin_poly_f(small ? a : s);
+  const float twice = 2.0f * p;
+  const float r = small ? PIO2_HI_F - (copysign(p, x) - PIO2_LO_F) : (x > 0.0f ? twice : PI_HI_F - (twice - PI_LO_F));
+  const float nan = __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
+  return (as_uint(x) & VKCL_FLOAT_ABS) <= 0x3f800000u ? r : nan;
 }
 
 // atan2(y, x), or atan2pi(y, x) when `in_pi`: the special cases of C99
@@ -123,13 +129,11 @@ static inline float atan2_any_f(float y, float x, int in_pi) {
       ay = __vkcl_scale_up_f(ay, 64);
     }
     // angle in [0, pi/2]; then pi - angle for x < 0.
-    float angle_hi, angle_lo = 0.0f;
-    if (y_bits <= x_bits) {
-      angle_hi = atan_positive_f(ay / ax);
-    } else {
-      angle_hi = PIO2_HI_F;
-      angle_lo = PIO2_LO_F - atan_positive_f(ax / ay);
-    }
+    // One division and one atan on the selected operands.
+    const int x_larger = y_bits <= x_bits;
+    const float angle = atan_positive_f((x_larger ? ay : ax) / (x_larger ? ax : ay));
+    float angle_hi = x_larger ? angle : PIO2_HI_F;
+    float angle_lo = x_larger ? 0.0f : PIO2_LO_F - angle;
     if (x_negative) {
       angle_hi = PI_HI_F - angle_hi;
       angle_lo = PI_LO_F - angle_lo;
