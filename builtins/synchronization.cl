@@ -2,7 +2,7 @@
 //
 // OpenCL's fence flags, memory orders and memory scopes become SPIR-V scopes
 // and memory semantics through the helpers of vkcl_memory_model.h, the one
-// mapping table (DESIGN.md, "The synchronization mapping"), which atomics.cl
+// mapping table (docs/synchronization.md), which atomics.cl
 // shares. Each builtin calls __spirv_ControlBarrier or
 // __spirv_MemoryBarrier, which SPIRV-LLVM-Translator turns into
 // OpControlBarrier / OpMemoryBarrier with exactly the operands given here, so

@@ -1,6 +1,6 @@
 // The one mapping table from OpenCL's memory orders, memory scopes and fence
-// flags to SPIR-V scopes and memory semantics for Vulkan (DESIGN.md, "The
-// synchronization mapping"), shared by synchronization.cl (barriers and
+// flags to SPIR-V scopes and memory semantics for Vulkan
+// (docs/synchronization.md), shared by synchronization.cl (barriers and
 // fences) and atomics.cl (atomic functions).
 //
 // What this header does not decide: the memory model. Semantics here carry

@@ -1,7 +1,7 @@
 // check_memory_semantics: the Vulkan rules on scopes and memory semantics
 // that Debian's spirv-val (SPIRV-Tools 2023.1) predates, enforced on every
-// module vkcl writes (DESIGN.md, "Rules that follow from the Vulkan
-// environment"; VUIDs MemorySemantics-10865..10873 since Vulkan 1.4.322).
+// module vkcl writes (docs/synchronization.md, "Barriers and fences"
+// and "What the memory model adds"; VUIDs MemorySemantics-10865..10873 since Vulkan 1.4.322).
 //
 // Checked on every memory-semantics operand (barriers and atomics):
 //   - no SequentiallyConsistent, under either memory model;

@@ -1,4 +1,4 @@
-// Memory-model litmus tests (DESIGN.md, "Testing", 6): message passing (MP),
+// Memory-model litmus tests (docs/design.md, "Testing", 6): message passing (MP),
 // store buffering (SB), load buffering (LB), coherence of reads (CoRR) and
 // the barrier family, in __local memory within a work-group, in global
 // memory within a work-group, and in global memory across work-groups, run
@@ -23,7 +23,7 @@
 //   On lavapipe, barrier(0) and barrier(CLK_GLOBAL_MEM_FENCE) rewritten to
 //   CrossWorkgroupMemory lose the store-load ordering in about half the
 //   instances in every run, and there the test requires it (the negative
-//   control of DESIGN.md, "Testing", 6).
+//   control of docs/design.md, "Testing", 6).
 //
 // Every variant's litmus kernel is first checked to carry exactly the
 // barriers and ordered atomics it is meant to test (LitmusKernels.*).

@@ -1,4 +1,4 @@
-// Every corpus kernel through the stand-alone tools (DESIGN.md, "Testing", 2):
+// Every corpus kernel through the stand-alone tools (docs/design.md, "Testing", 2):
 // clc, with the -cl-std and -D options of the kernel's header, either writes a
 // module that the stand-alone spirv-val accepts for Vulkan 1.1 and for Vulkan
 // 1.2, or refuses the kernel cleanly: exit status 1 (not a signal), no output

@@ -1,4 +1,4 @@
-// The differential test (DESIGN.md, "Testing", 5): every kernel of
+// The differential test (docs/design.md, "Testing", 5): every kernel of
 // shaders/corpus runs through vkcl (build_program on the device
 // Device::create() picks: lavapipe here) and through an OpenCL implementation
 // (PoCL here, through the ICD loader, in the vkcl_diff_opencl process, at the

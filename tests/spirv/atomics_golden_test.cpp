@@ -2,8 +2,8 @@
 // on __global and __local objects (directly and through generic pointers
 // clang resolves), with every memory order and memory scope, under every
 // memory-model configuration, compiled in process and compared with an
-// oracle that restates the mapping (builtins/atomics.cl, DESIGN.md "The
-// synchronization mapping") without calling into the compiler: the exact
+// oracle that restates the mapping (builtins/atomics.cl, docs/synchronization.md,
+// "Atomics") without calling into the compiler: the exact
 // opcode, scope and semantics of the one atomic instruction each call
 // becomes, or a compile error at the call for the values the specification
 // forbids. Every module that compiles also passes spirv-val for Vulkan

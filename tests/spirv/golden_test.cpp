@@ -1,5 +1,5 @@
 // Golden tests: the exact barrier and fence instructions each OpenCL C
-// synchronization call becomes (DESIGN.md, "The synchronization mapping").
+// synchronization call becomes (docs/synchronization.md).
 #include <gtest/gtest.h>
 
 #include <cctype>

@@ -1,8 +1,8 @@
 // Generated golden test: every OpenCL C synchronization builtin, in every
 // OpenCL C version that has it, with every combination of fence flags, memory
 // order and memory scope, under every memory-model configuration, compiled in
-// process and compared with an oracle that restates DESIGN.md ("The
-// synchronization mapping (normative)") without calling into the compiler.
+// process and compared with an oracle that restates docs/synchronization.md
+// (the normative mapping) without calling into the compiler.
 // Every module that compiles is also checked against the Vulkan environment
 // rules that Debian's spirv-val does not know yet.
 //
@@ -230,8 +230,8 @@ struct Expectation {
   std::vector<Barrier> barriers;
 };
 
-// DESIGN.md's synchronization mapping, restated rule by rule, with the
-// OpenCL C 3.0 text's refinements the table lacks (local memory at
+// docs/synchronization.md's mapping, restated rule by rule, with the
+// OpenCL C 3.0 text's refinements (local memory at
 // work-group scope, image barriers at work_group scope). Adjust the rules
 // here, and only here.
 Expectation expected_for(const Case& c) {

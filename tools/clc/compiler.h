@@ -1,5 +1,5 @@
 // clc's compiler as a library: OpenCL C source in, Vulkan SPIR-V and its
-// reflection out, every stage in this process (DESIGN.md, "Data flow"):
+// reflection out, every stage in this process (docs/design.md, "Data flow"):
 //
 //   frontend        clang cc1 → LLVM IR with line tables          frontend.h
 //   link_builtins   + builtins/ bitcode, internalize, inline, -O  link_builtins.h

@@ -20,7 +20,7 @@
 //   - recursion (OpenCL C forbids it; nothing can be inlined);
 //   - __spirv_ControlBarrier / __spirv_MemoryBarrier operands, and the scope
 //     and semantics of __spirv_Atomic* calls, that are not constants after
-//     optimization (DESIGN.md: never a guess);
+//     optimization (docs/synchronization.md, "Errors instead of guesses");
 //   - an atomic whose object is behind a generic pointer that may point to
 //     either __global or __local memory;
 //   - a call the builtin library could not resolve, unless the translator
