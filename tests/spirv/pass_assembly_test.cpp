@@ -1,0 +1,148 @@
+// Passes one at a time, as SPIRV-Tools tests its optimizer's: SPIR-V
+// assembly in, the named pass alone (run_lowering_passes), the disassembly
+// out and checked. Each pass can be debugged and changed against these
+// without the rest of the lowering in the way; the end-to-end golden and
+// execution tests still cover the whole.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <spirv-tools/libspirv.hpp>
+
+#include "lower_to_vulkan.h"
+
+namespace vkcl {
+namespace {
+
+// `body` (types, constants and functions) after a Kernel module's header,
+// with an OpName for every result id it defines, so that the disassembly
+// shows the ids by the names written here.
+std::string kernel_module(const std::string& body) {
+  std::string names;
+  const std::regex definition(R"(%(\w+) = )");
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), definition); it != std::sregex_iterator(); ++it)
+    names += "OpName %" + (*it)[1].str() + " \"" + (*it)[1].str() + "\"\n";
+  return "OpCapability Kernel\nOpCapability Addresses\nOpCapability Linkage\nOpMemoryModel Physical64 OpenCL\n" + names + body;
+}
+
+// `pass` alone on the module spirv-as makes of `assembly` (SPIR-V 1.4, as the
+// translator writes); the result as text with friendly names.
+std::string run_alone(std::string_view pass, const std::string& assembly) {
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_4);
+  std::string messages;
+  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& at, const char* text) {
+    messages += "line " + std::to_string(at.line) + ": " + text + "\n";
+  });
+  std::vector<uint32_t> words;
+  if (!tools.Assemble(assembly, &words)) {
+    ADD_FAILURE() << "the test's assembly does not assemble:\n" << messages;
+    return {};
+  }
+  const std::vector<std::string> passes = {std::string(pass)};
+  const VulkanModule lowered = run_lowering_passes(words, {}, passes);
+  std::string text;
+  EXPECT_TRUE(tools.Disassemble(lowered.words, &text,
+                                SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES));
+  return text;
+}
+
+int count(const std::string& text, const std::string& pattern) {
+  const std::regex re(pattern);
+  return int(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
+}
+
+// ---------------------------------------------------------------------------
+// splat_select_conditions
+
+TEST(SplatSelectConditions, AScalarConditionBetweenVectorsBecomesAVectorOfIt) {
+  const std::string text = run_alone("splat_select_conditions", kernel_module(R"(
+       %bool = OpTypeBool
+      %float = OpTypeFloat 32
+    %v4float = OpTypeVector %float 4
+     %v4bool = OpTypeVector %bool 4
+         %fn = OpTypeFunction %v4float %bool %v4bool %v4float %v4float %float
+          %f = OpFunction %v4float None %fn
+       %cond = OpFunctionParameter %bool
+      %conds = OpFunctionParameter %v4bool
+          %a = OpFunctionParameter %v4float
+          %b = OpFunctionParameter %v4float
+          %s = OpFunctionParameter %float
+      %entry = OpLabel
+     %scalar = OpSelect %v4float %cond %a %b
+   %per_lane = OpSelect %v4float %conds %a %b
+  %of_floats = OpSelect %float %cond %s %s
+        %sum = OpFAdd %v4float %scalar %per_lane
+               OpReturnValue %sum
+               OpFunctionEnd
+)"));
+  // The scalar condition, splatted once, selects between the vectors.
+  std::smatch splat;
+  ASSERT_TRUE(std::regex_search(text, splat, std::regex(R"((%\w+) = OpCompositeConstruct %v4bool %cond %cond %cond %cond)")))
+      << text;
+  EXPECT_NE(text.find("%scalar = OpSelect %v4float " + splat[1].str() + " %a %b"), std::string::npos) << text;
+  // A vector condition, and a scalar select of scalars, stay as they were.
+  EXPECT_NE(text.find("%per_lane = OpSelect %v4float %conds %a %b"), std::string::npos) << text;
+  EXPECT_NE(text.find("%of_floats = OpSelect %float %cond %s %s"), std::string::npos) << text;
+  EXPECT_EQ(count(text, "OpCompositeConstruct"), 1) << text;
+}
+
+// ---------------------------------------------------------------------------
+// forbid_fp_contraction
+
+TEST(ForbidFpContraction, FloatArithmeticIsDecoratedNoContractionAndNothingElse) {
+  const std::string text = run_alone("forbid_fp_contraction", kernel_module(R"(
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+         %fn = OpTypeFunction %float %float %float %uint
+          %f = OpFunction %float None %fn
+          %x = OpFunctionParameter %float
+          %y = OpFunctionParameter %float
+          %n = OpFunctionParameter %uint
+      %entry = OpLabel
+    %product = OpFMul %float %x %y
+        %sum = OpFAdd %float %product %y
+    %integer = OpIAdd %uint %n %n
+  %converted = OpConvertUToF %float %integer
+     %result = OpFSub %float %sum %converted
+               OpReturnValue %result
+               OpFunctionEnd
+)"));
+  for (const char* id : {"%product", "%sum", "%result"})
+    EXPECT_NE(text.find(std::string("OpDecorate ") + id + " NoContraction"), std::string::npos) << id << "\n" << text;
+  EXPECT_EQ(text.find("OpDecorate %integer"), std::string::npos) << text;
+  EXPECT_EQ(text.find("OpDecorate %converted"), std::string::npos) << text;
+  EXPECT_EQ(count(text, "NoContraction"), 3) << text;
+}
+
+// ---------------------------------------------------------------------------
+// lower_signed_remainders
+
+TEST(LowerSignedRemainders, SRemBecomesAnUnsignedRemainderOfMagnitudesWithTheDividendsSign) {
+  const std::string text = run_alone("lower_signed_remainders", kernel_module(R"(
+       %uint = OpTypeInt 32 0
+         %fn = OpTypeFunction %uint %uint %uint
+          %f = OpFunction %uint None %fn
+          %a = OpFunctionParameter %uint
+          %b = OpFunctionParameter %uint
+      %entry = OpLabel
+  %remainder = OpSRem %uint %a %b
+   %unsigned = OpUMod %uint %a %b
+        %sum = OpIAdd %uint %remainder %unsigned
+               OpReturnValue %sum
+               OpFunctionEnd
+)"));
+  EXPECT_EQ(count(text, "OpSRem|OpSMod"), 0) << text;
+  // The user's OpUMod, and one on the magnitudes.
+  EXPECT_EQ(count(text, "OpUMod"), 2) << text;
+  EXPECT_NE(text.find("%unsigned = OpUMod %uint %a %b"), std::string::npos) << text;
+  // Each operand's sign is tested once, and the magnitude's remainder is negated for a negative dividend.
+  EXPECT_GE(count(text, "OpSLessThan %bool %a|OpSLessThan %bool %b"), 2) << text;
+  EXPECT_GE(count(text, "OpSNegate %uint"), 1) << text;
+  EXPECT_EQ(text.find("%remainder = OpSRem"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace vkcl
