@@ -144,5 +144,87 @@ TEST(LowerSignedRemainders, SRemBecomesAnUnsignedRemainderOfMagnitudesWithTheDiv
   EXPECT_EQ(text.find("%remainder = OpSRem"), std::string::npos) << text;
 }
 
+// ---------------------------------------------------------------------------
+// structurize_control_flow
+
+// A diamond and a do-while loop of one block, as structurizecfg leaves them
+// (no merge instructions): the branch gets OpSelectionMerge at its immediate
+// post-dominator, the loop header OpLoopMerge with its exit.
+TEST(StructurizeControlFlow, ADiamondAndADoWhileLoopGetTheirMergeInstructions) {
+  const std::string text = run_alone("structurize_control_flow", kernel_module(R"(
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+         %fn = OpTypeFunction %uint %bool %uint
+          %f = OpFunction %uint None %fn
+       %cond = OpFunctionParameter %bool
+          %n = OpFunctionParameter %uint
+      %entry = OpLabel
+               OpBranchConditional %cond %then %else
+       %then = OpLabel
+               OpBranch %join
+       %else = OpLabel
+               OpBranch %join
+       %join = OpLabel
+     %picked = OpPhi %uint %uint_1 %then %n %else
+               OpBranch %header
+     %header = OpLabel
+          %i = OpPhi %uint %picked %join %next %header
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %header %exit
+       %exit = OpLabel
+               OpReturnValue %next
+               OpFunctionEnd
+)"));
+  EXPECT_NE(text.find("OpSelectionMerge %join None\nOpBranchConditional %cond %then %else"), std::string::npos) << text;
+  // A loop of one block is its own continue target.
+  EXPECT_NE(text.find("OpLoopMerge %exit %header None\nOpBranchConditional %more %header %exit"), std::string::npos) << text;
+  // Every conditional branch is now preceded by its merge instruction.
+  EXPECT_EQ(count(text, "OpBranchConditional"), count(text, "OpSelectionMerge|OpLoopMerge")) << text;
+}
+
+// A loop whose body branches and rejoins at the latch: the selection merges
+// at the latch, so the back edge moves to a continue target split off it (a
+// continue target cannot also be a selection's merge).
+TEST(StructurizeControlFlow, ASelectionThatMergesAtTheLatchGetsTheLatchAndTheLoopASplitContinueTarget) {
+  const std::string text = run_alone("structurize_control_flow", kernel_module(R"(
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+         %fn = OpTypeFunction %uint %uint
+          %f = OpFunction %uint None %fn
+          %n = OpFunctionParameter %uint
+      %entry = OpLabel
+               OpBranch %header
+     %header = OpLabel
+          %i = OpPhi %uint %uint_1 %entry %next %latch
+        %odd = OpBitwiseAnd %uint %i %uint_1
+     %is_odd = OpIEqual %bool %odd %uint_1
+               OpBranchConditional %is_odd %one %two
+        %one = OpLabel
+               OpBranch %latch
+        %two = OpLabel
+               OpBranch %latch
+      %latch = OpLabel
+       %step = OpPhi %uint %uint_1 %one %uint_2 %two
+       %next = OpIAdd %uint %i %step
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %header %exit
+       %exit = OpLabel
+               OpReturnValue %next
+               OpFunctionEnd
+)"));
+  std::smatch loop;
+  ASSERT_TRUE(std::regex_search(text, loop, std::regex(R"(OpLoopMerge %exit (%\w+) None)"))) << text;
+  const std::string continue_target = loop[1].str();
+  EXPECT_NE(continue_target, "%latch") << text;
+  EXPECT_NE(text.find("OpSelectionMerge %latch None\nOpBranchConditional %is_odd %one %two"), std::string::npos) << text;
+  // The back edge now leaves the continue target.
+  EXPECT_NE(text.find(continue_target + " = OpLabel"), std::string::npos) << text;
+  EXPECT_EQ(count(text, "OpBranchConditional"), count(text, "OpSelectionMerge|OpLoopMerge")) << text;
+}
+
 }  // namespace
 }  // namespace vkcl
