@@ -148,7 +148,7 @@ uint64_t largest_divisor_at_most(uint64_t n, uint64_t most) {
 struct Case {
   std::string name;
   std::function<NDRange(const DispatchLimits&)> range;
-  std::string reqd;  // the kernel's reqd_work_group_size, "x,y,z" (equal to the range's local size), or empty
+  std::string reqd = {};  // the kernel's reqd_work_group_size, "x,y,z" (equal to the range's local size), or empty
 };
 
 void PrintTo(const Case& c, std::ostream* out) { *out << c.name; }
