@@ -49,6 +49,14 @@ static inline float exp_poly_f(float r) {
   return mad(p, r, 1.0f);
 }
 
+// An exponential's result for x, computed on x clamped to the range where
+// it is neither 0 nor infinite: there `result`, above it infinity, below it
+// 0; NaN stays NaN.
+static inline float clamped_exp_result_f(float x, float clamped, float result) {
+  const float outside = x > clamped ? as_float(VKCL_FLOAT_INF) : 0.0f;
+  return __vkcl_isnan_f(x) ? x : (x == clamped ? result : outside);
+}
+
 // e^x * 2^-k without overflowing before the scaling (sinh and cosh near
 // the top of the range use k = 1); NaN stays NaN. Computed for x clamped to
 // the range where the result is neither 0 nor infinite, then selected.
@@ -57,8 +65,7 @@ float __vkcl_exp_scaled_f(float x, int k) {
   const float n = rint(clamped * LOG2E_F);
   const float r = (clamped - n * LN2_HI_F) - n * LN2_LO_F;
   const float result = __vkcl_scale_f(exp_poly_f(r), (int)n - k);
-  const float outside = x > 100.0f ? as_float(VKCL_FLOAT_INF) : 0.0f;
-  return __vkcl_isnan_f(x) ? x : (x == clamped ? result : outside);
+  return clamped_exp_result_f(x, clamped, result);
 }
 
 float VKCL_OVERLOAD exp(float x) { return __vkcl_exp_scaled_f(x, 0); }
@@ -69,8 +76,7 @@ float VKCL_OVERLOAD exp2(float x) {
   const float clamped = clamp(x, -151.0f, 130.0f);
   const float n = rint(clamped);
   const float result = __vkcl_scale_f(exp2_poly_f(clamped - n), (int)n);  // exact difference, |x - n| <= 1/2
-  const float outside = x > 130.0f ? as_float(VKCL_FLOAT_INF) : 0.0f;
-  return __vkcl_isnan_f(x) ? x : (x == clamped ? result : outside);
+  return clamped_exp_result_f(x, clamped, result);
 }
 
 // 2^r for |r| <= 1/2 (and a little more): sum (r ln2)^k / k!, to k = 8.
@@ -93,8 +99,7 @@ float __vkcl_exp2_extended_f(float hi, float lo) {
   const float n = rint(clamped);
   const float r = (clamped - n) + lo;  // clamped - n is exact
   const float result = __vkcl_scale_f(exp2_poly_f(r), (int)n);
-  const float outside = hi > 130.0f ? as_float(VKCL_FLOAT_INF) : 0.0f;
-  return __vkcl_isnan_f(hi) ? hi : (hi == clamped ? result : outside);
+  return clamped_exp_result_f(hi, clamped, result);
 }
 
 float VKCL_OVERLOAD exp10(float x) {
@@ -112,8 +117,7 @@ float VKCL_OVERLOAD exp10(float x) {
   p = mad(p, r, 0x1.26bb1cp+1f);
   p = mad(p, r, 1.0f);
   const float result = __vkcl_scale_f(p, (int)n);
-  const float outside = x > 40.0f ? as_float(VKCL_FLOAT_INF) : 0.0f;
-  return __vkcl_isnan_f(x) ? x : (x == clamped ? result : outside);
+  return clamped_exp_result_f(x, clamped, result);
 }
 
 // e^r - 1 for |r| <= 0.7: r + r^2 * (1/2 + r/6 + ... + r^8/10!).

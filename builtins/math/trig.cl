@@ -241,10 +241,8 @@ float VKCL_OVERLOAD tan(float x) {
 float VKCL_OVERLOAD sincos(float x, __private float* cosval) {
   float hi, lo;
   const int quadrant = reduce_f(x, &hi, &lo);
-  const float s = sin_poly_f(hi, lo), c = cos_poly_f(hi, lo);
-  const float sin_v = (quadrant & 1) ? c : s, cos_v = (quadrant & 1) ? s : c;
-  const float sin_r = (quadrant & 2) ? -sin_v : sin_v;
-  const float cos_r = ((quadrant + 1) & 2) ? -cos_v : cos_v;
+  // Both helpers compute the same two polynomials: once after inlining.
+  const float sin_r = sin_of_reduced_f(quadrant, hi, lo), cos_r = cos_of_reduced_f(quadrant, hi, lo);
   const int finite = __vkcl_isfinite_f(x);
   *cosval = finite ? cos_r : trig_special_f(x);
   return finite ? (fabs(x) < 0x1p-12f ? x : sin_r) : trig_special_f(x);
@@ -575,10 +573,7 @@ double VKCL_OVERLOAD tan(double x) {
 double VKCL_OVERLOAD sincos(double x, __private double* cosval) {
   double hi, lo;
   const int quadrant = reduce_d(x, &hi, &lo);
-  const double s = sin_poly_d(hi, lo), c = cos_poly_d(hi, lo);
-  const double sin_v = (quadrant & 1) ? c : s, cos_v = (quadrant & 1) ? s : c;
-  const double sin_r = (quadrant & 2) ? -sin_v : sin_v;
-  const double cos_r = ((quadrant + 1) & 2) ? -cos_v : cos_v;
+  const double sin_r = sin_of_reduced_d(quadrant, hi, lo), cos_r = cos_of_reduced_d(quadrant, hi, lo);
   const int finite = __vkcl_isfinite_d(x);
   *cosval = finite ? cos_r : trig_special_d(x);
   return finite ? (fabs(x) < 0x1p-27 ? x : sin_r) : trig_special_d(x);
