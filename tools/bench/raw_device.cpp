@@ -98,7 +98,8 @@ RawDevice::RawDevice(const std::string& device_name, RawFeatures wanted) {
 
   VkPhysicalDeviceDescriptorBufferFeaturesEXT descriptor_buffer{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT};
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
+  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &v12};
+  VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v11};
   // VK_EXT_descriptor_buffer needs VK_KHR_synchronization2, which a Vulkan 1.2
   // instance (this one) must enable as an extension.
   const bool has_descriptor_buffer = has_extension(available, VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME) &&
@@ -111,12 +112,25 @@ RawDevice::RawDevice(const std::string& device_name, RawFeatures wanted) {
                                v12.bufferDeviceAddress;
   enabled_.buffer_device_address = (wanted.buffer_device_address || enabled_.descriptor_buffer) && v12.bufferDeviceAddress;
   enabled_.push_descriptor = wanted.push_descriptor && has_extension(available, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  enabled_.arithmetic_types = wanted.arithmetic_types;
 
   VkPhysicalDeviceDescriptorBufferFeaturesEXT enable_descriptor_buffer{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT};
   enable_descriptor_buffer.descriptorBuffer = VK_TRUE;
   VkPhysicalDeviceVulkan12Features enable12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   enable12.vulkanMemoryModel = enable12.vulkanMemoryModelDeviceScope = enabled_.memory_model;
   enable12.bufferDeviceAddress = enabled_.buffer_device_address;
+  VkPhysicalDeviceVulkan11Features enable11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &enable12};
+  VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &enable11};
+  if (enabled_.arithmetic_types) {
+    // Each where the device has it: a twin that needs a missing one fails to build its pipeline, by name.
+    enable.features.shaderInt64 = supported.features.shaderInt64;
+    enable.features.shaderInt16 = supported.features.shaderInt16;
+    enable.features.shaderFloat64 = supported.features.shaderFloat64;
+    enable11.storageBuffer16BitAccess = v11.storageBuffer16BitAccess;
+    enable12.storageBuffer8BitAccess = v12.storageBuffer8BitAccess;
+    enable12.shaderInt8 = v12.shaderInt8;
+    enable12.shaderFloat16 = v12.shaderFloat16;
+  }
   if (enabled_.descriptor_buffer) enable12.pNext = &enable_descriptor_buffer;
   std::vector<const char*> names;
   if (enabled_.push_descriptor) names.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
@@ -130,7 +144,7 @@ RawDevice::RawDevice(const std::string& device_name, RawFeatures wanted) {
   queue_info.queueFamilyIndex = family_;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
-  VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable12};
+  VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable};
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.enabledExtensionCount = uint32_t(names.size());

@@ -26,6 +26,10 @@ struct RawFeatures {
   bool buffer_device_address = false;  // bufferDeviceAddress
   bool push_descriptor = false;        // VK_KHR_push_descriptor
   bool descriptor_buffer = false;      // VK_EXT_descriptor_buffer (implies buffer_device_address)
+  // Every 8-, 16- and 64-bit type the device has, in arithmetic (shaderInt8/16/64,
+  // shaderFloat16/64) and in storage buffers (storageBuffer8/16BitAccess): what
+  // the corpus's twins (tools/corpus_bench/twin_side.h) may use as OpenCL C does.
+  bool arithmetic_types = false;
 };
 
 class RawDevice {

@@ -56,7 +56,7 @@ RawBuffer make_buffer(const RawDevice& device, VkDeviceSize bytes, VkBufferUsage
 }
 
 UniquePipeline make_compute_pipeline(const RawDevice& device, const std::string& spv, const char* entry, VkPipelineLayout layout,
-                                     VkPipelineCreateFlags flags) {
+                                     VkPipelineCreateFlags flags, const VkSpecializationInfo* specialization) {
   const std::string code = read_text(spv);
   std::vector<uint32_t> words(code.size() / 4);
   std::memcpy(words.data(), code.data(), words.size() * 4);
@@ -72,6 +72,7 @@ UniquePipeline make_compute_pipeline(const RawDevice& device, const std::string&
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = entry;
+  info.stage.pSpecializationInfo = specialization;
   info.layout = layout;
   VkPipeline pipeline;
   check_vk(device.vk.vkCreateComputePipelines(device.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),

@@ -28,9 +28,10 @@ struct RawBuffer {
 RawBuffer make_buffer(const RawDevice& device, VkDeviceSize bytes, VkBufferUsageFlags usage, VkMemoryPropertyFlags required,
                       VkMemoryPropertyFlags preferred = 0);
 
-// A compute pipeline of the entry point `entry` of the SPIR-V file `spv`.
+// A compute pipeline of the entry point `entry` of the SPIR-V file `spv`,
+// with `specialization`'s constants where it is given.
 UniquePipeline make_compute_pipeline(const RawDevice& device, const std::string& spv, const char* entry, VkPipelineLayout layout,
-                                     VkPipelineCreateFlags flags = 0);
+                                     VkPipelineCreateFlags flags = 0, const VkSpecializationInfo* specialization = nullptr);
 // Bindings 0 .. count - 1, each one storage buffer seen by the compute stage.
 UniqueSetLayout make_storage_set_layout(const RawDevice& device, uint32_t count, VkDescriptorSetLayoutCreateFlags flags = 0);
 // One set layout (or none) and `push_bytes` of push constants (or none) for the compute stage.
