@@ -28,9 +28,9 @@ std::string kernel_module(const std::string& body) {
   return "OpCapability Kernel\nOpCapability Addresses\nOpCapability Linkage\nOpMemoryModel Physical64 OpenCL\n" + names + body;
 }
 
-// `pass` alone on the module spirv-as makes of `assembly` (SPIR-V 1.4, as the
-// translator writes); the result as text with friendly names.
-std::string run_alone(std::string_view pass, const std::string& assembly) {
+// `passes` alone, in order, on the module spirv-as makes of `assembly` (SPIR-V
+// 1.4, as the translator writes); the result as text with friendly names.
+std::string run_passes(const std::vector<std::string>& passes, const std::string& assembly) {
   spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_4);
   std::string messages;
   tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& at, const char* text) {
@@ -41,12 +41,15 @@ std::string run_alone(std::string_view pass, const std::string& assembly) {
     ADD_FAILURE() << "the test's assembly does not assemble:\n" << messages;
     return {};
   }
-  const std::vector<std::string> passes = {std::string(pass)};
   const VulkanModule lowered = run_lowering_passes(words, {}, passes);
   std::string text;
   EXPECT_TRUE(tools.Disassemble(lowered.words, &text,
                                 SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES));
   return text;
+}
+
+std::string run_alone(std::string_view pass, const std::string& assembly) {
+  return run_passes({std::string(pass)}, assembly);
 }
 
 int count(const std::string& text, const std::string& pattern) {
@@ -224,6 +227,139 @@ TEST(StructurizeControlFlow, ASelectionThatMergesAtTheLatchGetsTheLatchAndTheLoo
   // The back edge now leaves the continue target.
   EXPECT_NE(text.find(continue_target + " = OpLabel"), std::string::npos) << text;
   EXPECT_EQ(count(text, "OpBranchConditional"), count(text, "OpSelectionMerge|OpLoopMerge")) << text;
+}
+
+// ---------------------------------------------------------------------------
+// route_loop_breaks
+
+// The shape structurizecfg gives `while (...) { if (stop) break; ... }`: the
+// header's break sets the flag %leave (true) on its way to the latch, which
+// branches on it. The break must branch to the exit instead; the latch's phis
+// forget the header; the value the latch computes and the exit uses gets a
+// phi in the exit, with the header's value of it copied into the header.
+const char* const kLoopWithBreak = R"(
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+       %true = OpConstantTrue %bool
+         %fn = OpTypeFunction %uint %uint %uint
+          %f = OpFunction %uint None %fn
+          %n = OpFunctionParameter %uint
+      %limit = OpFunctionParameter %uint
+      %entry = OpLabel
+               OpBranch %header
+     %header = OpLabel
+          %i = OpPhi %uint %uint_1 %entry %next %latch
+       %stop = OpUGreaterThan %bool %i %limit
+               OpBranchConditional %stop %latch %body
+       %body = OpLabel
+       %step = OpIAdd %uint %i %uint_2
+       %done = OpUGreaterThanEqual %bool %step %n
+               OpBranch %latch
+      %latch = OpLabel
+      %leave = OpPhi %bool %true %header %done %body
+       %next = OpPhi %uint %i %header %step %body
+     %result = OpIMul %uint %next %uint_2
+               OpBranchConditional %leave %exit %header
+       %exit = OpLabel
+               OpReturnValue %result
+               OpFunctionEnd
+)";
+
+TEST(RouteLoopBreaks, ABreakThroughTheLatchBranchesToTheExitAndItsValuesMeetThere) {
+  const std::string text = run_alone("route_loop_breaks", kernel_module(kLoopWithBreak));
+  EXPECT_NE(text.find("OpBranchConditional %stop %exit %body"), std::string::npos) << text;
+  EXPECT_NE(text.find("%leave = OpPhi %bool %done %body\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%next = OpPhi %uint %step %body\n"), std::string::npos) << text;
+  // The header computes what the latch would have: %result of %next = %i.
+  std::smatch copy;
+  ASSERT_TRUE(std::regex_search(text, copy, std::regex(R"((%\w+) = OpIMul %uint %i %uint_2)"))) << text;
+  EXPECT_NE(text.find("OpPhi %uint %result %latch " + copy[1].str() + " %header"), std::string::npos) << text;
+  EXPECT_EQ(count(text, "OpReturnValue %result\n"), 0) << text;
+}
+
+TEST(RouteLoopBreaks, TheBreakNeedsNoSelectionMergeAndTheLoopStaysStructured) {
+  const std::string text = run_passes({"route_loop_breaks", "structurize_control_flow"}, kernel_module(kLoopWithBreak));
+  // The header holds the loop merge alone; the branch split off it is a break.
+  EXPECT_NE(text.find("OpLoopMerge %exit"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpBranchConditional %stop %exit %body"), std::string::npos) << text;
+  EXPECT_EQ(count(text, "OpSelectionMerge"), 0) << text;
+}
+
+// A break inside a selection (`if (a) { if (b) break; x(); }`): the outer
+// selection merges at the latch (the block with its phis, split from the
+// continue target), inside the loop, not at the loop's merge, which two
+// constructs cannot share. The inner branch is the break.
+TEST(RouteLoopBreaks, ASelectionHoldingABreakMergesInsideTheLoop) {
+  const std::string text = run_passes({"route_loop_breaks", "structurize_control_flow"}, kernel_module(R"(
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+       %true = OpConstantTrue %bool
+         %fn = OpTypeFunction %uint %uint %uint
+          %f = OpFunction %uint None %fn
+          %n = OpFunctionParameter %uint
+      %limit = OpFunctionParameter %uint
+      %entry = OpLabel
+               OpBranch %header
+     %header = OpLabel
+          %i = OpPhi %uint %uint_1 %entry %next %latch
+          %a = OpULessThan %bool %i %n
+               OpBranchConditional %a %inner %join
+      %inner = OpLabel
+          %b = OpUGreaterThan %bool %i %limit
+               OpBranchConditional %b %latch %rest
+       %rest = OpLabel
+               OpBranch %join
+       %join = OpLabel
+       %done = OpUGreaterThanEqual %bool %i %n
+               OpBranch %latch
+      %latch = OpLabel
+      %leave = OpPhi %bool %true %inner %done %join
+       %next = OpIAdd %uint %i %uint_1
+               OpBranchConditional %leave %exit %header
+       %exit = OpLabel
+               OpReturnValue %i
+               OpFunctionEnd
+)"));
+  EXPECT_NE(text.find("OpBranchConditional %b %exit %rest"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpSelectionMerge %latch None\nOpBranchConditional %a %inner %join"), std::string::npos) << text;
+  EXPECT_EQ(count(text, "OpSelectionMerge %exit"), 0) << text;
+}
+
+// A latch that loads (or does anything else a copy on another edge could
+// not repeat) keeps its loop as structurizecfg left it.
+TEST(RouteLoopBreaks, ALatchThatLoadsKeepsItsLoop) {
+  const std::string text = run_alone("route_loop_breaks", kernel_module(R"(
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+       %true = OpConstantTrue %bool
+        %ptr = OpTypePointer Function %uint
+         %fn = OpTypeFunction %uint %uint
+          %f = OpFunction %uint None %fn
+          %n = OpFunctionParameter %uint
+      %entry = OpLabel
+        %var = OpVariable %ptr Function
+               OpBranch %header
+     %header = OpLabel
+          %i = OpPhi %uint %uint_1 %entry %next %latch
+       %stop = OpUGreaterThan %bool %i %n
+               OpBranchConditional %stop %latch %body
+       %body = OpLabel
+               OpBranch %latch
+      %latch = OpLabel
+      %leave = OpPhi %bool %true %header %stop %body
+     %loaded = OpLoad %uint %var
+       %next = OpIAdd %uint %i %loaded
+               OpBranchConditional %leave %exit %header
+       %exit = OpLabel
+               OpReturnValue %next
+               OpFunctionEnd
+)"));
+  EXPECT_NE(text.find("OpBranchConditional %stop %latch %body"), std::string::npos) << text;
+  EXPECT_NE(text.find("%leave = OpPhi %bool %true %header %stop %body"), std::string::npos) << text;
 }
 
 }  // namespace
