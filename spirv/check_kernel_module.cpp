@@ -17,10 +17,10 @@ std::string op_name(Op opcode) {
 }
 
 [[noreturn]] void fail(const std::string& problem, const Instruction* where = nullptr) {
-  std::string text = "error: malformed Kernel SPIR-V: " + problem;
+  std::string text = "malformed Kernel SPIR-V: " + problem;
   if (where != nullptr)
     text += " (in " + op_name(where->opcode) + (where->result_id ? " %" + std::to_string(where->result_id) : "") + ")";
-  throw CompileError(text + "\n");
+  throw ProgramError(text);
 }
 
 bool is_type(Op opcode) {

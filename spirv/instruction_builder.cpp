@@ -141,4 +141,16 @@ uint32_t InstructionBuilder::glsl_import() {
   return glsl_;
 }
 
+void expand_instructions(Module& m, const std::function<bool(InstructionBuilder&, Instruction&)>& expand) {
+  for (Function& f : m.functions) {
+    ValueTypes types = value_types(m, f);
+    std::vector<Instruction> code;
+    code.reserve(f.code.size());
+    InstructionBuilder b(m, types, code);
+    for (Instruction& i : f.code)
+      if (!expand(b, i)) code.push_back(std::move(i));
+    f.code = std::move(code);
+  }
+}
+
 }  // namespace vkcl::spirv

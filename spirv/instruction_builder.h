@@ -12,6 +12,7 @@
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <span>
 #include <vector>
@@ -74,5 +75,12 @@ class InstructionBuilder {
   uint32_t first_new_id_;  // ids from here on are the builder's own
   uint32_t glsl_ = 0;
 };
+
+// The loop of every pass that expands instructions: `expand` sees each
+// instruction of each function in order, with a builder that writes the
+// function's new code. It returns true when it emitted the instruction's
+// replacement (InstructionBuilder::finish), false to keep the instruction as
+// it is (it may have changed its operands).
+void expand_instructions(Module& m, const std::function<bool(InstructionBuilder&, Instruction&)>& expand);
 
 }  // namespace vkcl::spirv

@@ -64,7 +64,7 @@ class LayOutGlobalMemory final : public Pass {
     if (t == nullptr) return;
     if (t->opcode == Op::OpTypeStruct) {
       if (m.has_decoration(type, spv::Decoration::CPacked))
-        throw CompileError("error: the packed struct '" + m.name_of(type) + "' " + where +
+        throw ProgramError("the packed struct '" + m.name_of(type) + "' " + where +
                            " is not supported: Vulkan needs every member aligned");
       for (uint32_t member : t->words) check_not_packed(m, member, where, seen);
     } else if (t->opcode == Op::OpTypeArray || t->opcode == Op::OpTypeRuntimeArray) {

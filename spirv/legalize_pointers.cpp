@@ -51,7 +51,7 @@ class LegalizePointers final : public Pass {
       if (g.opcode == Op::OpVariable) {
         auto s = StorageClass(g.word(0));
         if (s == StorageClass::CrossWorkgroup || s == StorageClass::UniformConstant)
-          throw CompileError("error: program-scope __global variables ('" + m.name_of(g.result_id) +
+          throw ProgramError("program-scope __global variables ('" + m.name_of(g.result_id) +
                              "') are not supported yet");
       }
       if (g.opcode != Op::OpTypePointer) continue;
@@ -59,7 +59,7 @@ class LegalizePointers final : public Pass {
       if (s == StorageClass::CrossWorkgroup || s == StorageClass::UniformConstant)
         g.words[0] = uint32_t(StorageClass::PhysicalStorageBuffer);
       else if (s == StorageClass::Generic)
-        throw CompileError("error: generic address space pointers that clang cannot resolve are not supported yet");
+        throw ProgramError("generic address space pointers that clang cannot resolve are not supported yet");
     }
   }
 
@@ -84,7 +84,7 @@ class LegalizePointers final : public Pass {
         }
       } else if ((i.opcode == Op::OpPhi || i.opcode == Op::OpSelect || i.opcode == Op::OpBitcast) && i.type_id &&
                  is_logical(m.storage_class_of(i.type_id))) {
-        throw CompileError(std::string("error: a pointer to __local or __private memory that is ") +
+        throw ProgramError(std::string("a pointer to __local or __private memory that is ") +
                            (i.opcode == Op::OpBitcast ? "cast to another type" : "chosen at run time") +
                            " is not supported yet");
       } else if (i.opcode == Op::OpLoad || i.opcode == Op::OpStore) {
@@ -109,7 +109,7 @@ class LegalizePointers final : public Pass {
     const Instruction* base_chain = def != defs.end() && is_chain(code[def->second].opcode) ? &code[def->second] : nullptr;
     bool base_is_variable = !base_chain && (def != defs.end() || m.find_global(base));
     if (!base_chain && !base_is_variable)
-      throw CompileError("error: a pointer to __local or __private memory that is chosen at run time is not supported yet");
+      throw ProgramError("a pointer to __local or __private memory that is chosen at run time is not supported yet");
 
     std::vector<uint32_t> indices;
     uint32_t root = base;
@@ -122,7 +122,7 @@ class LegalizePointers final : public Pass {
       bool zero = m.constant_value(element) == 0u;
       if (!zero) {
         if (indices.empty())
-          throw CompileError("error: pointer arithmetic past a whole __local or __private variable is not supported");
+          throw ProgramError("pointer arithmetic past a whole __local or __private variable is not supported");
         indices.back() = add_index(m, indices.back(), element, types, code);
       }
     }

@@ -141,7 +141,7 @@ class LegalizeSubgroupOperations final : public Pass {
             break;
           case Kind::Quad:
           case Kind::Other:
-            throw CompileError("error: sub-group instruction " + std::to_string(uint32_t(i.opcode)) +
+            throw ProgramError("sub-group instruction " + std::to_string(uint32_t(i.opcode)) +
                                " is not supported");
         }
         // The type operated on: the result's, except for the instructions whose
@@ -167,14 +167,14 @@ class LegalizeSubgroupOperations final : public Pass {
 
   static void check_scope(const Module& m, const Instruction& i) {
     if (m.constant_value(i.word(0)) != uint64_t(spv::Scope::Subgroup))
-      throw CompileError("error: " + op_name(i.opcode) + " whose scope is not the sub-group is not supported");
+      throw ProgramError(op_name(i.opcode) + " whose scope is not the sub-group is not supported");
   }
 
   static void check_cluster_size(const Module& m, const Instruction& i) {
     std::optional<uint64_t> size = i.words.size() > 3 ? m.constant_value(i.word(3)) : std::nullopt;
     if (!size || *size == 0 || (*size & (*size - 1)) != 0)
-      throw CompileError(
-          "error: the cluster size of sub_group_clustered_reduce_* must be a compile-time constant power of two");
+      throw ProgramError(
+          "the cluster size of sub_group_clustered_reduce_* must be a compile-time constant power of two");
   }
 
   // 8-, 16- or 64-bit integers and 16-bit floats, or vectors of them.

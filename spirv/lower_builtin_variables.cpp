@@ -98,7 +98,7 @@ class KernelBuiltins {
       case BuiltIn::NumEnqueuedSubgroups:
         return finish(sub_groups(items(enqueued_local_size())), type, result);
       default:
-        throw CompileError("error: the work-item builtin with SPIR-V BuiltIn " + std::to_string(uint32_t(builtin)) +
+        throw ProgramError("the work-item builtin with SPIR-V BuiltIn " + std::to_string(uint32_t(builtin)) +
                            " is not supported yet");
     }
   }

@@ -75,7 +75,7 @@ class LowerKernelArguments final : public Pass {
       auto storage = m.storage_class_of(param.type_id);
       if (!storage) {
         const Instruction* type = m.find_global(param.type_id);
-        if (type && type->opcode == Op::OpTypeBool) throw CompileError("error: " + what + ": bool is not a valid kernel argument type");
+        if (type && type->opcode == Op::OpTypeBool) throw ProgramError(what + ": bool is not a valid kernel argument type");
         arg.kind = ArgKind::Scalar;
         arg.size = m.size_of(param.type_id);
         if (is_narrow(m, param.type_id)) {
@@ -115,7 +115,7 @@ class LowerKernelArguments final : public Pass {
           declare_local_array(m, param, arg.spec_id, prologue);
           break;
         default:
-          throw CompileError("error: " + what + ": pointers to this address space (SPIR-V storage class " +
+          throw ProgramError(what + ": pointers to this address space (SPIR-V storage class " +
                              std::to_string(uint32_t(*storage)) + ") are not supported as kernel arguments yet");
       }
     }
@@ -123,7 +123,7 @@ class LowerKernelArguments final : public Pass {
     kernel.push_constants.argument_members = uint32_t(kernel.push_constants.member_types.size());
     kernel.push_constants.argument_bytes = kernel.push_constants.size;
     if (kernel.push_constants.argument_bytes > kMaxArgumentBufferSize)
-      throw CompileError("error: kernel '" + reflection.name + "': its arguments take " +
+      throw ProgramError("kernel '" + reflection.name + "': its arguments take " +
                          std::to_string(kernel.push_constants.argument_bytes) + " bytes; vkcl passes at most " +
                          std::to_string(kMaxArgumentBufferSize) + " bytes of kernel arguments");
     std::erase_if(function.code, [](const Instruction& i) { return i.opcode == Op::OpFunctionParameter; });
@@ -297,7 +297,7 @@ class LowerKernelArguments final : public Pass {
           return construct(b, type, parts);
         }
         default:
-          throw CompileError("error: a kernel argument passed by value holds a type vkcl cannot pass (SPIR-V opcode " +
+          throw ProgramError("a kernel argument passed by value holds a type vkcl cannot pass (SPIR-V opcode " +
                              std::to_string(uint32_t(t.opcode)) + ")");
       }
     }

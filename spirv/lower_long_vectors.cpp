@@ -93,7 +93,7 @@ class LowerLongVectors final : public Pass {
                              i.opcode == Op::OpCompositeInsert || i.opcode == Op::OpCompositeConstruct ||
                              i.opcode == Op::OpCopyObject || i.opcode == Op::OpPhi || i.opcode == Op::OpUndef;
         if (!allowed || computes_on_vectors(i.opcode))
-          throw CompileError("error: internal compiler error: an operation on a vector of 8 or 16 components (SPIR-V "
+          throw CompileError("internal error: an operation on a vector of 8 or 16 components (SPIR-V "
                              "opcode " + std::to_string(uint32_t(i.opcode)) + ") reached the lowering unsplit");
       }
     }

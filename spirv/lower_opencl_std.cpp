@@ -390,26 +390,20 @@ class LowerOpenCLStd final : public Pass {
     std::vector<uint32_t> opencl_std;
     for (const Instruction& import : m.ext_inst_imports)
       if (import.string_at(0) == "OpenCL.std") opencl_std.push_back(import.result_id);
-    for (Function& f : m.functions) {
-      ValueTypes types = value_types(m, f);
-      std::vector<Instruction> code;
-      code.reserve(f.code.size());
-      InstructionBuilder b(m, types, code);
-      for (Instruction& i : f.code) {
-        if (i.opcode == Op::OpExtInst && std::ranges::count(opencl_std, i.word(0))) {
-          lower_extended(m, b, i);
-        } else if (i.opcode == Op::OpBitCount && b.shape(b.type_of(i.word(0))).width != 32) {
-          b.finish(bit_count(b, i.word(0), i.type_id), i.result_id);
-        } else if (i.opcode == Op::OpBitReverse && b.shape(i.type_id).width != 32) {
-          b.finish(bit_reverse(b, i.word(0)), i.result_id);
-        } else if (is_kernel_relational(i.opcode)) {
-          b.finish(relational(b, i.opcode, i.type_id, i.word(0), i.words.size() > 1 ? i.word(1) : 0), i.result_id);
-        } else {
-          code.push_back(std::move(i));
-        }
+    expand_instructions(m, [&](InstructionBuilder& b, Instruction& i) {
+      if (i.opcode == Op::OpExtInst && std::ranges::count(opencl_std, i.word(0))) {
+        lower_extended(m, b, i);
+      } else if (i.opcode == Op::OpBitCount && b.shape(b.type_of(i.word(0))).width != 32) {
+        b.finish(bit_count(b, i.word(0), i.type_id), i.result_id);
+      } else if (i.opcode == Op::OpBitReverse && b.shape(i.type_id).width != 32) {
+        b.finish(bit_reverse(b, i.word(0)), i.result_id);
+      } else if (is_kernel_relational(i.opcode)) {
+        b.finish(relational(b, i.opcode, i.type_id, i.word(0), i.words.size() > 1 ? i.word(1) : 0), i.result_id);
+      } else {
+        return false;
       }
-      f.code = std::move(code);
-    }
+      return true;
+    });
     std::erase_if(m.ext_inst_imports, [&](const Instruction& i) { return std::ranges::count(opencl_std, i.result_id) > 0; });
   }
 
@@ -427,7 +421,7 @@ class LowerOpenCLStd final : public Pass {
     element.width = shape.width;
     element.components = shape.count;
     if (std::string problem = opencl_std_lowering_problem(opcode, element); !problem.empty())
-      throw CompileError("error: " + problem + "\n");
+      throw ProgramError(problem);
     if (opcode == cl::Rsqrt) return b.finish(b.glsl(GLSLstd450InverseSqrt, type, args), i.result_id);
     if (std::optional<GLSLstd450> glsl = direct_glsl(opcode)) {
       b.finish(b.glsl(*glsl, type, args), i.result_id);

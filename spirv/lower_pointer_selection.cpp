@@ -159,7 +159,7 @@ class LowerPointerSelection final : public Pass {
       if (!is_selection(m, i)) continue;
       for (uint32_t choice : choices(i))
         if (lookup(choice) == 0 && !is_placeholder(m, choice))
-          throw CompileError(std::string("error: ") + kChosenAtRunTime +
+          throw ProgramError(std::string(kChosenAtRunTime) +
                              " among pointers that do not all come from variables (a pointer loaded from memory, "
                              "or cast from another type) is not supported");
     }
@@ -237,10 +237,10 @@ class LowerPointerSelection final : public Pass {
       for (uint32_t v : members) shapes.push_back(shape_of(m, v));
       for (const VariableShape& s : shapes) {
         if (s.storage != shapes[0].storage || s.function != shapes[0].function)
-          throw CompileError(std::string("error: ") + kChosenAtRunTime +
+          throw ProgramError(std::string(kChosenAtRunTime) +
                              " between variables of different address spaces is not supported");
         if (s.unit != shapes[0].unit)
-          throw CompileError(std::string("error: ") + kChosenAtRunTime + " between variables of different types ('" +
+          throw ProgramError(std::string(kChosenAtRunTime) + " between variables of different types ('" +
                              m.name_of(members.front()) + "' and '" + m.name_of(members[&s - shapes.data()]) +
                              "') is not supported");
       }
@@ -300,7 +300,7 @@ class LowerPointerSelection final : public Pass {
   static uint32_t merged_initializer(Module& m, const std::vector<VariableShape>& shapes, uint32_t array,
                                      uint32_t total) {
     if (!m.constant_value(total))
-      throw CompileError(std::string("error: ") + kChosenAtRunTime + " between initialized variables of run-time size");
+      throw ProgramError(std::string(kChosenAtRunTime) + " between initialized variables of run-time size");
     uint32_t null_unit = 0;
     auto null_element = [&] {
       if (!null_unit) {
@@ -351,7 +351,7 @@ class LowerPointerSelection final : public Pass {
         if (part == parts.end()) continue;
         if (part->second.is_array && is_selection(m, i)) continue;  // a view: rewrite_selections
         if (part->second.is_array)
-          throw CompileError(std::string("error: ") + kChosenAtRunTime + " into the array '" + m.name_of(part->first) +
+          throw ProgramError(std::string(kChosenAtRunTime) + " into the array '" + m.name_of(part->first) +
                              "', which is also used as a whole, is not supported");
         auto [it, inserted] = element_pointer.try_emplace(part->first, 0);
         if (inserted) {
@@ -374,11 +374,11 @@ class LowerPointerSelection final : public Pass {
     const bool element = has_element(chain.opcode);
     std::vector<uint32_t> tail(chain.words.begin() + 1 + (element ? 1 : 0), chain.words.end());
     if (element && m.constant_value(chain.word(1)) != 0u)
-      throw CompileError("error: pointer arithmetic past a whole __local or __private variable is not supported");
+      throw ProgramError("pointer arithmetic past a whole __local or __private variable is not supported");
     std::vector<uint32_t> indices;
     if (part.is_array) {
       if (tail.empty())
-        throw CompileError(std::string("error: ") + kChosenAtRunTime + " into the array '" + m.name_of(variable) +
+        throw ProgramError(std::string(kChosenAtRunTime) + " into the array '" + m.name_of(variable) +
                            "', which is also used as a whole, is not supported");
       indices.push_back(add_offset(m, part.offset, tail.front(), types, code));
       indices.insert(indices.end(), tail.begin() + 1, tail.end());
@@ -501,7 +501,7 @@ class LowerPointerSelection final : public Pass {
       Path path{known->root, {}, known->view};
       for (uint32_t choice : choices(i))
         if (const Path* p = shape_of(choice); p && p->view != known->view)
-          throw CompileError(std::string("error: ") + kChosenAtRunTime +
+          throw ProgramError(std::string(kChosenAtRunTime) +
                              " between whole arrays and their elements is not supported");
       const std::vector<uint32_t> struct_positions = struct_index_positions(m, known->root, known->indices);
       if (i.opcode == Op::OpSelect) {
@@ -571,7 +571,7 @@ class LowerPointerSelection final : public Pass {
         if (incoming && incoming->root != own.root)
           throw CompileError(std::string("internal error: ") + kChosenAtRunTime + " with unmerged roots");
         if (incoming && incoming->indices.size() != phi.index_phis.size())
-          throw CompileError(std::string("error: ") + kChosenAtRunTime +
+          throw ProgramError(std::string(kChosenAtRunTime) +
                              " between pointers to different levels of an aggregate is not supported");
         for (size_t j = 0; j < phi.index_phis.size(); ++j) {
           const uint32_t type = phi.index_types[j];
@@ -604,13 +604,13 @@ class LowerPointerSelection final : public Pass {
       for (size_t w = 0; w < i.words.size(); ++w)
         if (i.is_id[w] && !(is_chain(i.opcode) && w == 0))
           if (auto it = paths.find(i.words[w]); it != paths.end() && it->second.view)
-            throw CompileError(std::string("error: ") + kChosenAtRunTime +
+            throw ProgramError(std::string(kChosenAtRunTime) +
                                " between whole arrays, used other than to index them, is not supported");
     f.code = std::move(code);
   }
 
   [[noreturn]] static void throw_struct_members() {
-    throw CompileError(std::string("error: ") + kChosenAtRunTime +
+    throw ProgramError(std::string(kChosenAtRunTime) +
                        " between different members of a struct is not supported");
   }
 
@@ -643,7 +643,7 @@ class LowerPointerSelection final : public Pass {
                            ValueTypes& types, std::vector<Instruction>& code) {
     if (path.root != known.root) throw CompileError(std::string("internal error: ") + kChosenAtRunTime + " with unmerged roots");
     if (path.indices.size() != known.indices.size())
-      throw CompileError(std::string("error: ") + kChosenAtRunTime +
+      throw ProgramError(std::string(kChosenAtRunTime) +
                          " between pointers to different levels of an aggregate is not supported");
     return convert(m, path.indices[j], type, types, code);
   }
@@ -695,10 +695,10 @@ class LowerPointerSelection final : public Pass {
       first_tail = 2;
       const uint32_t element = chain.word(1);
       if (base.view && m.constant_value(element) != 0u)
-        throw CompileError("error: pointer arithmetic past a whole __local or __private variable is not supported");
+        throw ProgramError("pointer arithmetic past a whole __local or __private variable is not supported");
       if (m.constant_value(element) != 0u) {
         if (path.indices.empty())
-          throw CompileError("error: pointer arithmetic past a whole __local or __private variable is not supported");
+          throw ProgramError("pointer arithmetic past a whole __local or __private variable is not supported");
         const uint32_t last = path.indices.back();
         const uint32_t type = types.at(last);
         const uint32_t sum = m.new_id();

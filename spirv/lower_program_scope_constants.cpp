@@ -44,7 +44,7 @@ class LowerProgramScopeConstants final : public Pass {
       if (m.globals[g].opcode != Op::OpVariable || StorageClass(m.globals[g].word(0)) != StorageClass::UniformConstant)
         continue;
       if (m.globals[g].words.size() < 2)
-        throw CompileError("error: the program-scope __constant variable '" + m.name_of(m.globals[g].result_id) +
+        throw ProgramError("the program-scope __constant variable '" + m.name_of(m.globals[g].result_id) +
                            "' has no initializer");
       const uint32_t type = private_type(m, m.globals[g].type_id);  // may add to m.globals
       Instruction& variable = m.globals[g];
@@ -116,7 +116,7 @@ class LowerProgramScopeConstants final : public Pass {
         if (!i.is_id[w] || derived.count(id) || !std::ranges::count(pointer_operands(i), id)) continue;
         const Instruction* global = m.find_global(id);
         if (global == nullptr || (global->opcode != Op::OpConstantNull && global->opcode != Op::OpUndef))
-          throw CompileError("error: a __constant pointer that may point either to a program-scope __constant "
+          throw ProgramError("a __constant pointer that may point either to a program-scope __constant "
                              "variable or to a __constant kernel argument is not supported");
         // A null or undefined pointer where a table was chosen: never dereferenced in a correct program.
         i.words[w] = undefined(m, type);
@@ -128,7 +128,7 @@ class LowerProgramScopeConstants final : public Pass {
       if (i.opcode == Op::OpFunctionCall)
         for (size_t w = 1; w < i.words.size(); ++w)
           if (derived.count(i.word(w)))
-            throw CompileError("error: a pointer to a program-scope __constant variable passed to a function that "
+            throw ProgramError("a pointer to a program-scope __constant variable passed to a function that "
                                "was not inlined is not supported");
   }
 };

@@ -202,55 +202,45 @@ class LowerRoundingModes final : public Pass {
         modes[a.word(0)] = Mode(a.word(2));
     if (modes.empty()) return;
 
-    for (Function& f : m.functions) {
-      ValueTypes types = value_types(m, f);
-      std::vector<Instruction> code;
-      code.reserve(f.code.size());
-      InstructionBuilder b(m, types, code);
-      for (Instruction& i : f.code) {
-        auto found = i.result_id ? modes.find(i.result_id) : modes.end();
-        if (found == modes.end()) {
-          code.push_back(std::move(i));
-          continue;
+    expand_instructions(m, [&](InstructionBuilder& b, Instruction& i) {
+      auto found = i.result_id ? modes.find(i.result_id) : modes.end();
+      if (found == modes.end()) return false;
+      const Mode mode = found->second;
+      switch (i.opcode) {
+        case Op::OpConvertFToS:
+        case Op::OpConvertFToU: {
+          const GLSLstd450 round = mode == Mode::RTE ? GLSLstd450RoundEven
+                                   : mode == Mode::RTP ? GLSLstd450Ceil
+                                   : mode == Mode::RTN ? GLSLstd450Floor
+                                                       : GLSLstd450Bad;
+          if (round != GLSLstd450Bad) i.words[0] = b.glsl(round, b.type_of(i.word(0)), {i.word(0)});
+          break;
         }
-        const Mode mode = found->second;
-        switch (i.opcode) {
-          case Op::OpConvertFToS:
-          case Op::OpConvertFToU: {
-            const GLSLstd450 round = mode == Mode::RTE ? GLSLstd450RoundEven
-                                     : mode == Mode::RTP ? GLSLstd450Ceil
-                                     : mode == Mode::RTN ? GLSLstd450Floor
-                                                         : GLSLstd450Bad;
-            if (round != GLSLstd450Bad) i.words[0] = b.glsl(round, b.type_of(i.word(0)), {i.word(0)});
-            break;
-          }
-          case Op::OpConvertSToF:
-          case Op::OpConvertUToF: {
-            const uint32_t from = b.shape(b.type_of(i.word(0))).width, to = b.shape(i.type_id).width;
-            const uint32_t magnitude_bits = i.opcode == Op::OpConvertSToF ? from - 1 : from;
-            if (mode == Mode::RTE || magnitude_bits <= uint32_t(precision_of(to))) break;  // RTE, or exact
-            b.finish(directed_from_integer(b, i, mode), i.result_id);
-            continue;
-          }
-          case Op::OpFConvert: {
-            const uint32_t from = b.shape(b.type_of(i.word(0))).width, to = b.shape(i.type_id).width;
-            if (mode == Mode::RTE || to >= from) break;  // RTE, or exact
-            b.finish(directed_narrowing(b, i, mode), i.result_id);
-            continue;
-          }
-          case Op::OpSConvert:
-          case Op::OpUConvert:
-          case Op::OpSatConvertSToU:
-          case Op::OpSatConvertUToS:
-            break;  // integer to integer: nothing to round
-          default:
-            throw CompileError("internal error: FPRoundingMode on an instruction that is no conversion (%" +
-                               std::to_string(i.result_id) + ", opcode " + std::to_string(uint32_t(i.opcode)) + ")\n");
+        case Op::OpConvertSToF:
+        case Op::OpConvertUToF: {
+          const uint32_t from = b.shape(b.type_of(i.word(0))).width, to = b.shape(i.type_id).width;
+          const uint32_t magnitude_bits = i.opcode == Op::OpConvertSToF ? from - 1 : from;
+          if (mode == Mode::RTE || magnitude_bits <= uint32_t(precision_of(to))) break;  // RTE, or exact
+          b.finish(directed_from_integer(b, i, mode), i.result_id);
+          return true;
         }
-        code.push_back(std::move(i));
+        case Op::OpFConvert: {
+          const uint32_t from = b.shape(b.type_of(i.word(0))).width, to = b.shape(i.type_id).width;
+          if (mode == Mode::RTE || to >= from) break;  // RTE, or exact
+          b.finish(directed_narrowing(b, i, mode), i.result_id);
+          return true;
+        }
+        case Op::OpSConvert:
+        case Op::OpUConvert:
+        case Op::OpSatConvertSToU:
+        case Op::OpSatConvertUToS:
+          break;  // integer to integer: nothing to round
+        default:
+          throw CompileError("internal error: FPRoundingMode on an instruction that is no conversion (%" +
+                             std::to_string(i.result_id) + ", opcode " + std::to_string(uint32_t(i.opcode)) + ")\n");
       }
-      f.code = std::move(code);
-    }
+      return false;
+    });
     std::erase_if(m.annotations, [](const Instruction& a) {
       return a.opcode == Op::OpDecorate && spv::Decoration(a.word(1)) == spv::Decoration::FPRoundingMode;
     });

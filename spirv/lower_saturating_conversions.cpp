@@ -140,47 +140,40 @@ class LowerSaturatingConversions final : public Pass {
         saturated.insert(a.word(0));
     std::unordered_map<uint32_t, uint32_t> moved_rounding;  // original float-to-int result -> new conversion
 
-    for (Function& f : m.functions) {
-      ValueTypes types = value_types(m, f);
-      std::vector<Instruction> code;
-      code.reserve(f.code.size());
-      InstructionBuilder b(m, types, code);
-      for (Instruction& i : f.code) {
-        const bool decorated = i.result_id && saturated.count(i.result_id);
-        switch (i.opcode) {
-          case Op::OpSatConvertSToU:
-          case Op::OpSatConvertUToS: {
-            const bool from_signed = i.opcode == Op::OpSatConvertSToU;
-            b.finish(saturate_integer(b, i.word(0), from_signed, i.type_id, !from_signed), i.result_id);
-            continue;
-          }
-          case Op::OpSConvert:
-          case Op::OpUConvert:
-            if (!decorated) break;
-            b.finish(saturate_integer(b, i.word(0), i.opcode == Op::OpSConvert, i.type_id, i.opcode == Op::OpSConvert),
-                     i.result_id);
-            continue;
-          case Op::OpConvertFToS:
-          case Op::OpConvertFToU:
-            if (!decorated) break;
-            {
-              uint32_t converted = 0;
-              const uint32_t result = saturate_float(b, i, converted);
-              // Without selects after it, the conversion itself takes the original id.
-              if (result != converted) moved_rounding[i.result_id] = converted;
-              b.finish(result, i.result_id);
-            }
-            continue;
-          default:
-            if (decorated)
-              throw CompileError("internal error: SaturatedConversion on an instruction that is no conversion (%" +
-                                 std::to_string(i.result_id) + ", opcode " + std::to_string(uint32_t(i.opcode)) + ")\n");
-            break;
+    expand_instructions(m, [&](InstructionBuilder& b, Instruction& i) {
+      const bool decorated = i.result_id && saturated.count(i.result_id);
+      switch (i.opcode) {
+        case Op::OpSatConvertSToU:
+        case Op::OpSatConvertUToS: {
+          const bool from_signed = i.opcode == Op::OpSatConvertSToU;
+          b.finish(saturate_integer(b, i.word(0), from_signed, i.type_id, !from_signed), i.result_id);
+          return true;
         }
-        code.push_back(std::move(i));
+        case Op::OpSConvert:
+        case Op::OpUConvert:
+          if (!decorated) break;
+          b.finish(saturate_integer(b, i.word(0), i.opcode == Op::OpSConvert, i.type_id, i.opcode == Op::OpSConvert),
+                   i.result_id);
+          return true;
+        case Op::OpConvertFToS:
+        case Op::OpConvertFToU:
+          if (!decorated) break;
+          {
+            uint32_t converted = 0;
+            const uint32_t result = saturate_float(b, i, converted);
+            // Without selects after it, the conversion itself takes the original id.
+            if (result != converted) moved_rounding[i.result_id] = converted;
+            b.finish(result, i.result_id);
+          }
+          return true;
+        default:
+          if (decorated)
+            throw CompileError("internal error: SaturatedConversion on an instruction that is no conversion (%" +
+                               std::to_string(i.result_id) + ", opcode " + std::to_string(uint32_t(i.opcode)) + ")\n");
+          break;
       }
-      f.code = std::move(code);
-    }
+      return false;
+    });
 
     std::erase_if(m.annotations, [](const Instruction& a) {
       return a.opcode == Op::OpDecorate && spv::Decoration(a.word(1)) == spv::Decoration::SaturatedConversion;

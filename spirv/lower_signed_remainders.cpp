@@ -57,27 +57,17 @@ class LowerSignedRemainders final : public Pass {
   std::string_view name() const override { return "lower_signed_remainders"; }
 
   void run(Module& m, LoweringContext&) override {
-    for (Function& f : m.functions) {
-      const bool any = std::any_of(f.code.begin(), f.code.end(), [](const Instruction& i) {
-        return i.opcode == Op::OpSRem || i.opcode == Op::OpSMod;
-      });
-      if (!any) continue;
-      ValueTypes types = value_types(m, f);
-      std::vector<Instruction> code;
-      code.reserve(f.code.size());
-      InstructionBuilder b(m, types, code);
-      for (Instruction& i : f.code) {
-        if (i.opcode == Op::OpSRem) {
-          b.finish(signed_remainder(b, i.type_id, split(b, i.type_id, i.word(0)), split(b, i.type_id, i.word(1))),
-                   i.result_id);
-        } else if (i.opcode == Op::OpSMod) {
-          b.finish(signed_modulo(b, i.type_id, i.word(0), i.word(1)), i.result_id);
-        } else {
-          code.push_back(std::move(i));
-        }
+    expand_instructions(m, [&](InstructionBuilder& b, Instruction& i) {
+      if (i.opcode == Op::OpSRem) {
+        b.finish(signed_remainder(b, i.type_id, split(b, i.type_id, i.word(0)), split(b, i.type_id, i.word(1))),
+                 i.result_id);
+      } else if (i.opcode == Op::OpSMod) {
+        b.finish(signed_modulo(b, i.type_id, i.word(0), i.word(1)), i.result_id);
+      } else {
+        return false;
       }
-      f.code = std::move(code);
-    }
+      return true;
+    });
   }
 };
 

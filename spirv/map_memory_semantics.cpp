@@ -69,7 +69,7 @@ class MapMemorySemantics final : public Pass {
   static uint32_t constant_operand(const Module& m, uint32_t id, const char* what) {
     auto value = m.constant_value(id);
     if (!value)
-      throw CompileError(std::string("error: a barrier or fence ") + what +
+      throw ProgramError(std::string("a barrier or fence ") + what +
                          " is not a compile-time constant after inlining");
     return uint32_t(*value);
   }
@@ -95,7 +95,7 @@ class MapMemorySemantics final : public Pass {
   // compare-exchange has a second, Unequal, semantics), values.
   static void map_atomic(Module& m, LoweringContext& context, const ValueTypes& types, Instruction& i) {
     if (i.opcode == Op::OpAtomicFlagTestAndSet || i.opcode == Op::OpAtomicFlagClear)
-      throw CompileError("error: internal compiler error: OpAtomicFlag* needs the Kernel capability");
+      throw ProgramError("internal compiler error: OpAtomicFlag* needs the Kernel capability");
     if (i.opcode == Op::OpAtomicCompareExchangeWeak) i.opcode = Op::OpAtomicCompareExchange;
     const bool vulkan = context.options.memory_model == MemoryModel::Vulkan;
     i.words[1] = map_scope(m, context, i.words[1]);

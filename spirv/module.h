@@ -6,6 +6,13 @@
 // so that uses can be found and replaced without consulting the grammar
 // again. The helpers find-or-create types and constants so that passes never
 // emit duplicates.
+//
+// Why not SPIRV-Tools' own IR (source/opt: IRContext with its def-use,
+// CFG, dominator and type analyses), as the SPIRV-Tools optimizer's passes
+// use: Debian's spirv-tools package ships only the public headers
+// (libspirv.hpp, optimizer.hpp, linker.hpp, instrument.hpp), and vkcl builds
+// from Debian's packages alone. So vkcl keeps this small IR, and the analyses
+// passes share live beside it (control_flow_graph.h).
 #pragma once
 
 #include <spirv/unified1/spirv.hpp11>

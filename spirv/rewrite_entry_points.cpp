@@ -62,7 +62,7 @@ class RewriteEntryPoints final : public Pass {
       for (const Instruction& i : f.code)
         if (i.opcode == Op::OpFunctionCall &&
             std::ranges::any_of(context.kernels, [&](const KernelState& k) { return k.function == i.word(0); }))
-          throw CompileError("error: calling a kernel from another kernel ('" + m.name_of(i.word(0)) +
+          throw ProgramError("calling a kernel from another kernel ('" + m.name_of(i.word(0)) +
                              "') is not supported yet");
 
     m.entry_points = std::move(entry_points);

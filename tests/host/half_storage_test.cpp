@@ -451,7 +451,9 @@ void check_loads(Space space) {
 // (spirv/declare_vulkan_module), in any address space.
 TEST(HalfStorage, NeedsNoFloat16) {
   EXPECT_FALSE(program(false).reflection().features.shader_float16);
-  if (test::device().features().shader_float64) EXPECT_FALSE(program(true).reflection().features.shader_float16);
+  if (test::device().features().shader_float64) {
+    EXPECT_FALSE(program(true).reflection().features.shader_float16);
+  }
 }
 
 TEST(HalfStorage, LoadsOfEveryHalfFromGlobalMemory) { check_loads(Space::kGlobal); }

@@ -963,8 +963,12 @@ TEST(Language, SubGroupCollectivesMatchTheHostReference) {
       EXPECT_EQ(uint32_t(r[15]), prefix_umin);
       prefix_umin = std::min(prefix_umin, uint32_t(v));
       EXPECT_EQ(r[16], j == 0 ? 1 : 0);
-      if ((j ^ 1) < count) EXPECT_EQ(r[17], in[first + (j ^ 1)]);
-      if (j + 1 < count) EXPECT_EQ(r[18], in[i + 1]);
+      if ((j ^ 1) < count) {
+        EXPECT_EQ(r[17], in[first + (j ^ 1)]);
+      }
+      if (j + 1 < count) {
+        EXPECT_EQ(r[18], in[i + 1]);
+      }
       EXPECT_EQ(r[19], ones);
       EXPECT_EQ(r[20], xr);
       prefix_mul *= v % 3 + 1;

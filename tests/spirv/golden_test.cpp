@@ -127,9 +127,11 @@ TEST(ReduceExample, NothingIsCrossWorkgroupOrSequentiallyConsistent) {
     EXPECT_EQ(semantics & kSeqCst, 0u) << describe_semantics(semantics);
   }
   spirv::Module module = spirv::Module::parse(words);
-  for (const spirv::Instruction& g : module.globals)
-    if (g.opcode == spv::Op::OpTypePointer)
+  for (const spirv::Instruction& g : module.globals) {
+    if (g.opcode == spv::Op::OpTypePointer) {
       EXPECT_NE(spv::StorageClass(g.word(0)), spv::StorageClass::CrossWorkgroup) << disassemble(words);
+    }
+  }
 }
 
 }  // namespace

@@ -197,12 +197,6 @@ const std::map<std::string, std::string>& signatures() {
 }
 
 bool is_float(const std::string& t) { return t == "float" || t == "double"; }
-int size_of(const std::string& t) {
-  if (t == "double" || t == "long" || t == "ulong") return 8;
-  if (t == "float" || t == "int" || t == "uint") return 4;
-  if (t == "short" || t == "ushort") return 2;
-  return 1;
-}
 std::string unsigned_of(const std::string& t) {
   if (is_float(t)) return t == "double" ? "ulong" : "uint";
   return t[0] == 'u' ? t : "u" + t;
@@ -210,11 +204,6 @@ std::string unsigned_of(const std::string& t) {
 std::string signed_of(const std::string& t) {
   if (is_float(t)) return t == "double" ? "long" : "int";
   return t[0] == 'u' ? t.substr(1) : t;
-}
-std::string wider_of(const std::string& t) {
-  static const std::map<std::string, std::string> kWider = {{"char", "short"}, {"uchar", "ushort"}, {"short", "int"},
-                                                            {"ushort", "uint"}, {"int", "long"}, {"uint", "ulong"}};
-  return kWider.at(t);
 }
 std::string with_width(const std::string& scalar, int width) {
   return width == 1 ? scalar : scalar + std::to_string(width);

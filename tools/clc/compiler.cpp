@@ -61,11 +61,8 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
         lowering.max_storage_buffers = options.max_storage_buffers.value_or(0);
         try {
           result.module = lower_to_vulkan(result.kernel_spirv, lowering);
-        } catch (const CompileError& error) {
-          // The lowering knows no file names; its plain errors get the input's.
-          const std::string text = error.what();
-          if (text.rfind("error: ", 0) == 0) throw CompileError(std::string(file_name) + ": " + text);
-          throw;
+        } catch (const ProgramError& error) {
+          throw CompileError(std::string(file_name) + ": " + error.what());  // the lowering knows no file names
         }
         result.module.reflection.denorms_are_zero = options.denorms_are_zero;
         // Measured on the LLVM module (check_local_memory.h); the lowering
