@@ -93,6 +93,32 @@ UniqueSetLayout make_storage_set_layout(const RawDevice& device, uint32_t count,
   return UniqueSetLayout(device, layout);
 }
 
+StorageDescriptorSet make_storage_descriptor_set(const RawDevice& device, VkDescriptorSetLayout layout,
+                                                 std::span<const VkDescriptorBufferInfo> buffers) {
+  StorageDescriptorSet result;
+  const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(buffers.size())};
+  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool_info.maxSets = 1;
+  pool_info.poolSizeCount = 1;
+  pool_info.pPoolSizes = &size;
+  VkDescriptorPool pool;
+  check_vk(device.vk.vkCreateDescriptorPool(device.device(), &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
+  result.pool = UniqueDescriptorPool(device, pool);
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = pool;
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &layout;
+  check_vk(device.vk.vkAllocateDescriptorSets(device.device(), &alloc, &result.set), "vkAllocateDescriptorSets");
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = result.set;
+  write.dstBinding = 0;
+  write.descriptorCount = uint32_t(buffers.size());  // consecutive bindings of one type: one write fills them all
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = buffers.data();
+  device.vk.vkUpdateDescriptorSets(device.device(), 1, &write, 0, nullptr);
+  return result;
+}
+
 UniquePipelineLayout make_pipeline_layout(const RawDevice& device, VkDescriptorSetLayout set, uint32_t push_bytes) {
   const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
   VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -187,32 +213,34 @@ std::vector<std::byte> download(const RawDevice& device, RawCommands& commands, 
   return contents;
 }
 
-RawTimer::RawTimer(const RawDevice& device) : device_(device) {
+RawTimer::RawTimer(const RawDevice& device, uint32_t pairs) : device_(device), pairs_(pairs) {
   if (device.timestamp_bits() == 0 || !(device.properties().limits.timestampPeriod > 0))
     throw std::runtime_error(std::string(device.properties().deviceName) + " cannot write timestamps on its compute queue");
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  info.queryCount = 2;
+  info.queryCount = 2 * pairs;
   VkQueryPool pool;
   check_vk(device.vk.vkCreateQueryPool(device.device(), &info, nullptr, &pool), "vkCreateQueryPool");
   pool_ = UniqueQueryPool(device, pool);
 }
 
-void RawTimer::reset(VkCommandBuffer cb) { device_.vk.vkCmdResetQueryPool(cb, pool_.get(), 0, 2); }
+void RawTimer::reset(VkCommandBuffer cb) { device_.vk.vkCmdResetQueryPool(cb, pool_.get(), 0, 2 * pairs_); }
 
 void RawTimer::stamp(VkCommandBuffer cb, uint32_t which, VkPipelineStageFlagBits stage) {
   device_.vk.vkCmdWriteTimestamp(cb, stage, pool_.get(), which);
 }
 
-double RawTimer::elapsed_ms() const {
-  uint64_t ticks[2];
-  check_vk(device_.vk.vkGetQueryPoolResults(device_.device(), pool_.get(), 0, 2, sizeof ticks, ticks, sizeof ticks[0],
-                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+std::vector<double> RawTimer::all_elapsed_ms() const {
+  std::vector<uint64_t> ticks(2 * pairs_);
+  check_vk(device_.vk.vkGetQueryPoolResults(device_.device(), pool_.get(), 0, 2 * pairs_, ticks.size() * sizeof ticks[0],
+                                            ticks.data(), sizeof ticks[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
            "vkGetQueryPoolResults");
   const uint32_t bits = device_.timestamp_bits();
   const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-  const uint64_t elapsed = (ticks[1] - ticks[0]) & mask;
-  return double(elapsed) * device_.properties().limits.timestampPeriod / 1e6;
+  std::vector<double> ms;
+  for (uint32_t p = 0; p < pairs_; ++p)
+    ms.push_back(double((ticks[2 * p + 1] - ticks[2 * p]) & mask) * device_.properties().limits.timestampPeriod / 1e6);
+  return ms;
 }
 
 }  // namespace vkcl::bench

@@ -34,6 +34,14 @@ UniquePipeline make_compute_pipeline(const RawDevice& device, const std::string&
                                      VkPipelineCreateFlags flags = 0, const VkSpecializationInfo* specialization = nullptr);
 // Bindings 0 .. count - 1, each one storage buffer seen by the compute stage.
 UniqueSetLayout make_storage_set_layout(const RawDevice& device, uint32_t count, VkDescriptorSetLayoutCreateFlags flags = 0);
+// A pool with one descriptor set of `layout`, whose bindings 0, 1, ... are
+// the storage buffers `buffers`, in order; `set` is freed with the pool.
+struct StorageDescriptorSet {
+  UniqueDescriptorPool pool;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+};
+StorageDescriptorSet make_storage_descriptor_set(const RawDevice& device, VkDescriptorSetLayout layout,
+                                                 std::span<const VkDescriptorBufferInfo> buffers);
 // One set layout (or none) and `push_bytes` of push constants (or none) for the compute stage.
 UniquePipelineLayout make_pipeline_layout(const RawDevice& device, VkDescriptorSetLayout set, uint32_t push_bytes);
 
@@ -64,16 +72,21 @@ class RawCommands {
 void upload(const RawDevice& device, RawCommands& commands, const RawBuffer& to, std::span<const std::byte> bytes);
 std::vector<std::byte> download(const RawDevice& device, RawCommands& commands, const RawBuffer& from, size_t bytes);
 
-// A pair of timestamps, and the time between them.
+// `pairs` pairs of timestamps, and the time between the two of each pair.
 class RawTimer {
  public:
-  explicit RawTimer(const RawDevice& device);  // throws when the queue has no timestamps
+  // Throws when the queue has no timestamps.
+  explicit RawTimer(const RawDevice& device, uint32_t pairs = 1);
   void reset(VkCommandBuffer cb);
-  void stamp(VkCommandBuffer cb, uint32_t which, VkPipelineStageFlagBits stage);  // which: 0 (start) or 1 (end)
-  double elapsed_ms() const;  // after the submission ended
+  // which: 2k (the start of pair k) or 2k + 1 (its end).
+  void stamp(VkCommandBuffer cb, uint32_t which, VkPipelineStageFlagBits stage);
+  // After the submission ended: each pair's time, in order; the first pair's.
+  std::vector<double> all_elapsed_ms() const;
+  double elapsed_ms() const { return all_elapsed_ms().front(); }
 
  private:
   const RawDevice& device_;
+  uint32_t pairs_;
   UniqueQueryPool pool_;
 };
 

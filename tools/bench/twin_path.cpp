@@ -49,28 +49,8 @@ class TwinTrial : public Trial {
     layout_ = make_pipeline_layout(d, set_layout_.get(), push_bytes);
     pipeline_ = make_compute_pipeline(d, spv, entry.c_str(), layout_.get());
 
-    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, bindings};
-    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = 1;
-    pool_info.pPoolSizes = &size;
-    VkDescriptorPool pool;
-    check_vk(d.vk.vkCreateDescriptorPool(d.device(), &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
-    pool_ = UniqueDescriptorPool(d, pool);
-    VkDescriptorSetLayout set_layout = set_layout_.get();
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = pool;
-    alloc.descriptorSetCount = 1;
-    alloc.pSetLayouts = &set_layout;
-    VkDescriptorSet set;
-    check_vk(d.vk.vkAllocateDescriptorSets(d.device(), &alloc, &set), "vkAllocateDescriptorSets");
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.dstBinding = 0;
-    write.descriptorCount = bindings;  // consecutive bindings of one type: one write fills them all
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    write.pBufferInfo = bound.data();
-    d.vk.vkUpdateDescriptorSets(d.device(), 1, &write, 0, nullptr);
+    descriptors_ = make_storage_descriptor_set(d, set_layout_.get(), bound);
+    const VkDescriptorSet set = descriptors_.set;
 
     VkCommandBuffer cb = kernel_.begin();
     timer_.reset(cb);
@@ -118,7 +98,7 @@ class TwinTrial : public Trial {
   UniqueSetLayout set_layout_;
   UniquePipelineLayout layout_;
   UniquePipeline pipeline_;
-  UniqueDescriptorPool pool_;
+  StorageDescriptorSet descriptors_;
 };
 
 class TwinPath : public Path {

@@ -37,43 +37,6 @@ std::vector<std::byte> push_constants(const corpus::KernelSpec& spec) {
   return bytes;
 }
 
-// Timestamps around each of `count` runs.
-class RunTimer {
- public:
-  RunTimer(const RawDevice& device, uint32_t runs) : device_(device), runs_(runs) {
-    if (device.timestamp_bits() == 0 || !(device.properties().limits.timestampPeriod > 0))
-      throw std::runtime_error(std::string(device.properties().deviceName) + " cannot write timestamps on its compute queue");
-    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = 2 * runs;
-    VkQueryPool pool;
-    check_vk(device.vk.vkCreateQueryPool(device.device(), &info, nullptr, &pool), "vkCreateQueryPool");
-    pool_ = bench::UniqueQueryPool(device, pool);
-  }
-  void reset(VkCommandBuffer cb) { device_.vk.vkCmdResetQueryPool(cb, pool_.get(), 0, 2 * runs_); }
-  // BOTTOM_OF_PIPE on both sides, as vkcl stamps its kernels.
-  void stamp(VkCommandBuffer cb, uint32_t query) {
-    device_.vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_.get(), query);
-  }
-  std::vector<double> elapsed_ms() const {
-    std::vector<uint64_t> ticks(2 * runs_);
-    check_vk(device_.vk.vkGetQueryPoolResults(device_.device(), pool_.get(), 0, 2 * runs_, ticks.size() * 8, ticks.data(), 8,
-                                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-             "vkGetQueryPoolResults");
-    const uint32_t bits = device_.timestamp_bits();
-    const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-    std::vector<double> ms;
-    for (uint32_t r = 0; r < runs_; ++r)
-      ms.push_back(double((ticks[2 * r + 1] - ticks[2 * r]) & mask) * device_.properties().limits.timestampPeriod / 1e6);
-    return ms;
-  }
-
- private:
-  const RawDevice& device_;
-  uint32_t runs_;
-  bench::UniqueQueryPool pool_;
-};
-
 // Everything one twin run needs, made once.
 class Twin {
  public:
@@ -115,42 +78,22 @@ class Twin {
     const VkSpecializationInfo specialization{3, entries, sizeof local, local.data()};
     pipeline_ = bench::make_compute_pipeline(device, spv, "main", layout_.get(), 0, &specialization);
 
-    if (bindings) {
-      const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, bindings};
-      VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-      pool_info.maxSets = 1;
-      pool_info.poolSizeCount = 1;
-      pool_info.pPoolSizes = &size;
-      VkDescriptorPool pool;
-      check_vk(device.vk.vkCreateDescriptorPool(device.device(), &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
-      pool_ = bench::UniqueDescriptorPool(device, pool);
-      VkDescriptorSetLayout set_layout = set_layout_.get();
-      VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-      alloc.descriptorPool = pool;
-      alloc.descriptorSetCount = 1;
-      alloc.pSetLayouts = &set_layout;
-      check_vk(device.vk.vkAllocateDescriptorSets(device.device(), &alloc, &set_), "vkAllocateDescriptorSets");
-      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      write.dstSet = set_;
-      write.descriptorCount = bindings;  // consecutive bindings of one type: one write fills them all
-      write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      write.pBufferInfo = bound.data();
-      device.vk.vkUpdateDescriptorSets(device.device(), 1, &write, 0, nullptr);
-    }
+    if (bindings) descriptors_ = bench::make_storage_descriptor_set(device, set_layout_.get(), bound);
   }
 
   // The kernel, after earlier submissions' writes (uploads, restores) are visible to it.
-  void record_dispatch(VkCommandBuffer cb, RunTimer* timer, uint32_t run) const {
+  void record_dispatch(VkCommandBuffer cb, bench::RawTimer* timer, uint32_t run) const {
     bench::memory_barrier(device_, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                           VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    if (timer) timer->stamp(cb, 2 * run);
+    if (timer) timer->stamp(cb, 2 * run, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);  // as vkcl stamps its kernels
     device_.vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.get());
-    if (set_) device_.vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout_.get(), 0, 1, &set_, 0, nullptr);
+    if (descriptors_.set)
+      device_.vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout_.get(), 0, 1, &descriptors_.set, 0, nullptr);
     if (!push_.empty())
       device_.vk.vkCmdPushConstants(cb, layout_.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push_.size()), push_.data());
     device_.vk.vkCmdDispatch(cb, groups_[0], groups_[1], groups_[2]);
-    if (timer) timer->stamp(cb, 2 * run + 1);
+    if (timer) timer->stamp(cb, 2 * run + 1, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
     bench::memory_barrier(device_, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                           VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                           VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT |
@@ -174,7 +117,7 @@ class Twin {
   // submission of `runs` runs, each after its restores, submitted untimed
   // until the warm-up's count and time are reached, then once more.
   std::vector<double> time_runs(uint32_t runs) {
-    RunTimer timer(device_, runs);
+    bench::RawTimer timer(device_, runs);
     bench::RawCommands commands(device_);
     VkCommandBuffer cb = commands.begin();
     timer.reset(cb);
@@ -190,7 +133,7 @@ class Twin {
     for (int w = 0; w < corpus::kWarmUp.min_runs || std::chrono::steady_clock::now() - start < corpus::kWarmUp.min_time; ++w)
       commands.submit_and_wait();
     commands.submit_and_wait();
-    return timer.elapsed_ms();
+    return timer.all_elapsed_ms();
   }
 
  private:
@@ -209,8 +152,7 @@ class Twin {
   bench::UniqueSetLayout set_layout_;
   bench::UniquePipelineLayout layout_;
   bench::UniquePipeline pipeline_;
-  bench::UniqueDescriptorPool pool_;
-  VkDescriptorSet set_ = VK_NULL_HANDLE;  // freed with pool_
+  bench::StorageDescriptorSet descriptors_;
 };
 
 }  // namespace
