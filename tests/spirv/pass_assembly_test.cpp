@@ -232,22 +232,27 @@ TEST(StructurizeControlFlow, ASelectionThatMergesAtTheLatchGetsTheLatchAndTheLoo
 // ---------------------------------------------------------------------------
 // route_loop_breaks
 
-// The shape structurizecfg gives `while (...) { if (stop) break; ... }`: the
-// header's break sets the flag %leave (true) on its way to the latch, which
-// branches on it. The break must branch to the exit instead; the latch's phis
-// forget the header; the value the latch computes and the exit uses gets a
-// phi in the exit, with the header's value of it copied into the header.
-const char* const kLoopWithBreak = R"(
+// The start of every route_loop_breaks test: uint f(uint n, uint limit), up to its entry label.
+const std::string kLoopFunction = R"(
        %bool = OpTypeBool
        %uint = OpTypeInt 32 0
      %uint_1 = OpConstant %uint 1
      %uint_2 = OpConstant %uint 2
        %true = OpConstantTrue %bool
+        %ptr = OpTypePointer Function %uint
          %fn = OpTypeFunction %uint %uint %uint
           %f = OpFunction %uint None %fn
           %n = OpFunctionParameter %uint
       %limit = OpFunctionParameter %uint
       %entry = OpLabel
+)";
+
+// The shape structurizecfg gives `while (...) { if (stop) break; ... }`: the
+// header's break sets the flag %leave (true) on its way to the latch, which
+// branches on it. The break must branch to the exit instead; the latch's phis
+// forget the header; the value the latch computes and the exit uses gets a
+// phi in the exit, with the header's value of it copied into the header.
+const std::string kLoopWithBreak = kLoopFunction + R"(
                OpBranch %header
      %header = OpLabel
           %i = OpPhi %uint %uint_1 %entry %next %latch
@@ -292,16 +297,7 @@ TEST(RouteLoopBreaks, TheBreakNeedsNoSelectionMergeAndTheLoopStaysStructured) {
 // continue target), inside the loop, not at the loop's merge, which two
 // constructs cannot share. The inner branch is the break.
 TEST(RouteLoopBreaks, ASelectionHoldingABreakMergesInsideTheLoop) {
-  const std::string text = run_passes({"route_loop_breaks", "structurize_control_flow"}, kernel_module(R"(
-       %bool = OpTypeBool
-       %uint = OpTypeInt 32 0
-     %uint_1 = OpConstant %uint 1
-       %true = OpConstantTrue %bool
-         %fn = OpTypeFunction %uint %uint %uint
-          %f = OpFunction %uint None %fn
-          %n = OpFunctionParameter %uint
-      %limit = OpFunctionParameter %uint
-      %entry = OpLabel
+  const std::string text = run_passes({"route_loop_breaks", "structurize_control_flow"}, kernel_module(kLoopFunction + R"(
                OpBranch %header
      %header = OpLabel
           %i = OpPhi %uint %uint_1 %entry %next %latch
@@ -331,16 +327,7 @@ TEST(RouteLoopBreaks, ASelectionHoldingABreakMergesInsideTheLoop) {
 // A latch that loads (or does anything else a copy on another edge could
 // not repeat) keeps its loop as structurizecfg left it.
 TEST(RouteLoopBreaks, ALatchThatLoadsKeepsItsLoop) {
-  const std::string text = run_alone("route_loop_breaks", kernel_module(R"(
-       %bool = OpTypeBool
-       %uint = OpTypeInt 32 0
-     %uint_1 = OpConstant %uint 1
-       %true = OpConstantTrue %bool
-        %ptr = OpTypePointer Function %uint
-         %fn = OpTypeFunction %uint %uint
-          %f = OpFunction %uint None %fn
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
+  const std::string text = run_alone("route_loop_breaks", kernel_module(kLoopFunction + R"(
         %var = OpVariable %ptr Function
                OpBranch %header
      %header = OpLabel
