@@ -28,6 +28,7 @@
 
 #include "compile_error.h"
 #include "legalize_integer_widths.h"
+#include "llvm_ir.h"
 
 namespace vkcl {
 namespace {
@@ -262,28 +263,13 @@ bool has_illegal_integer(const llvm::Module& module) {
   return false;
 }
 
-std::unique_ptr<llvm::Module> parse(const std::string& text, llvm::LLVMContext& context) {
-  llvm::SMDiagnostic diagnostic;
-  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(text, diagnostic, context);
-  if (!module) {
-    std::string message;
-    llvm::raw_string_ostream stream(message);
-    diagnostic.print("test.ll", stream);
-    ADD_FAILURE() << stream.str();
-  }
-  return module;
-}
+using testing::interpreter;
 
-std::unique_ptr<llvm::ExecutionEngine> interpreter(std::unique_ptr<llvm::Module> module) {
-  std::string error;
-  std::unique_ptr<llvm::ExecutionEngine> engine(
-      llvm::EngineBuilder(std::move(module)).setEngineKind(llvm::EngineKind::Interpreter).setErrorStr(&error).create());
-  EXPECT_NE(engine, nullptr) << error;
-  return engine;
+std::unique_ptr<llvm::Module> parse(const std::string& text, llvm::LLVMContext& context) {
+  return testing::parse_ir(text, context);
 }
 
 TEST(LegalizeIntegerWidths, WidenedFunctionsComputeTheSame) {
-  LLVMLinkInInterpreter();
   llvm::LLVMContext context;
   context.setOpaquePointers(false);  // as clc's modules
   std::unique_ptr<llvm::Module> original = parse(kFunctions, context);
