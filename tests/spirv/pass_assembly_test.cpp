@@ -12,6 +12,7 @@
 
 #include <spirv-tools/libspirv.hpp>
 
+#include "compile_error.h"
 #include "lower_to_vulkan.h"
 
 namespace vkcl {
@@ -347,6 +348,76 @@ TEST(RouteLoopBreaks, ALatchThatLoadsKeepsItsLoop) {
 )"));
   EXPECT_NE(text.find("OpBranchConditional %stop %latch %body"), std::string::npos) << text;
   EXPECT_NE(text.find("%leave = OpPhi %bool %true %header %stop %body"), std::string::npos) << text;
+}
+
+// ---------------------------------------------------------------------------
+// lower_pointer_selection
+
+// `__local float a[64], b[64]; *(cond ? &a[i] : &b[i])`: the two arrays
+// become one of 128 floats, and the pointer select a select of the offset
+// (i or 64 + i) with the pointer rebuilt after it.
+const std::string kTwoLocalArrays = R"(
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+    %uint_64 = OpConstant %uint 64
+     %floats = OpTypeArray %float %uint_64
+  %ptr_array = OpTypePointer Workgroup %floats
+  %ptr_float = OpTypePointer Workgroup %float
+          %a = OpVariable %ptr_array Workgroup
+          %b = OpVariable %ptr_array Workgroup
+)";
+
+TEST(LowerPointerSelection, TwoArraysChosenBetweenBecomeOneAndThePointerSelectAnOffsetSelect) {
+  const std::string text = run_alone("lower_pointer_selection", kernel_module(kTwoLocalArrays + R"(
+         %fn = OpTypeFunction %float %bool %uint
+          %f = OpFunction %float None %fn
+       %cond = OpFunctionParameter %bool
+          %i = OpFunctionParameter %uint
+      %entry = OpLabel
+         %pa = OpInBoundsAccessChain %ptr_float %a %i
+         %pb = OpInBoundsAccessChain %ptr_float %b %i
+     %chosen = OpSelect %ptr_float %cond %pa %pb
+      %value = OpLoad %float %chosen
+               OpReturnValue %value
+               OpFunctionEnd
+)"));
+  EXPECT_EQ(count(text, R"(OpSelect %_ptr)"), 0) << text;
+  EXPECT_EQ(count(text, R"(OpTypeArray %float %uint_128)"), 1) << text;
+  std::smatch offset;
+  ASSERT_TRUE(std::regex_search(text, offset, std::regex(R"((%\w+) = OpIAdd %uint %uint_64 %i)"))) << text;
+  EXPECT_EQ(count(text, "OpSelect %uint %cond %i " + offset[1].str()), 1) << text;
+  // One variable is left, of the merged type.
+  EXPECT_EQ(count(text, R"(= OpVariable %_ptr_Workgroup__arr_float_uint_128 Workgroup)"), 1) << text;
+  EXPECT_EQ(count(text, R"(= OpVariable)"), 1) << text;
+}
+
+// Variables of different element types cannot share one array: a located
+// error in the program's terms, never invalid SPIR-V.
+TEST(LowerPointerSelection, ArraysOfDifferentTypesAreAnErrorThatSaysWhy) {
+  try {
+    run_alone("lower_pointer_selection", kernel_module(kTwoLocalArrays + R"(
+     %uints = OpTypeArray %uint %uint_64
+  %ptr_uints = OpTypePointer Workgroup %uints
+   %ptr_uint = OpTypePointer Workgroup %uint
+          %c = OpVariable %ptr_uints Workgroup
+         %fn = OpTypeFunction %float %bool %uint
+          %f = OpFunction %float None %fn
+       %cond = OpFunctionParameter %bool
+          %i = OpFunctionParameter %uint
+      %entry = OpLabel
+         %pa = OpInBoundsAccessChain %ptr_float %a %i
+         %pc = OpInBoundsAccessChain %ptr_uint %c %i
+        %pcf = OpBitcast %ptr_float %pc
+     %chosen = OpSelect %ptr_float %cond %pa %pcf
+      %value = OpLoad %float %chosen
+               OpReturnValue %value
+               OpFunctionEnd
+)"));
+    ADD_FAILURE() << "no error";
+  } catch (const CompileError& error) {
+    EXPECT_NE(std::string(error.what()).find("chosen at run time"), std::string::npos) << error.what();
+  }
 }
 
 }  // namespace
