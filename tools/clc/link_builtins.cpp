@@ -45,12 +45,9 @@
 
 #include "check_barrier_divergence.h"
 #include "check_local_memory.h"
-#include "legalize_integer_widths.h"
-#include "legalize_vectors.h"
-#include "lower_memory_intrinsics.h"
+#include "llvm_transforms.h"
 #include "opencl_std_calls.h"
 #include "rejoin_if_else.h"
-#include "retype_punned_accesses.h"
 #include "source_locations.h"
 #include "unroll_barrier_loops.h"
 #include "vkcl/builtins_bitcode.h"
@@ -616,10 +613,7 @@ LinkReport link_builtins(llvm::Module& module, std::string_view file_name, const
   LinkReport report;
   remove_lifetime_markers(module);
   remove_prefetches(module);
-  lower_memory_intrinsics(module, file_name);
-  legalize_vectors(module, file_name);
-  legalize_integer_widths(module, file_name);
-  retype_punned_accesses(module);
+  for (const LlvmTransform& transform : llvm_transforms()) transform.run(module, file_name);
   check_calls(module, file_name);
   check_kernel_arguments(module, file_name);
   report.static_local_memory = check_static_local_memory(module, file_name);

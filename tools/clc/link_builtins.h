@@ -11,8 +11,9 @@
 // reshapes the CFG the way
 // spirv/structurize_control_flow expects (lowerswitch, mergereturn,
 // fix-irreducible, unify-loop-exits, structurizecfg), removes lifetime
-// markers, checks what the translator and the lowering cannot fix later, and
-// strips debug info. Calls to functions without a body are marked nomerge so
+// markers, runs clc's own transforms (llvm_transforms.h: memory intrinsics,
+// long vectors, odd integer widths, punned accesses), checks what the
+// translator and the lowering cannot fix later, and strips debug info. Calls to functions without a body are marked nomerge so
 // the optimizer never merges two barriers into one with a phi operand.
 //
 // Compile errors, each at the call site the user wrote (inlined builtin code
