@@ -95,17 +95,10 @@ define i32 @memory(i32 %x) {
 )IR";
 
 bool has_long_vector_value(const llvm::Module& module) {
-  auto is_long = [](const llvm::Type* type) {
-    const auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
-    return vector != nullptr && vector->getNumElements() > 4;
-  };
-  for (const llvm::Function& function : module)
-    for (const llvm::Instruction& instruction : llvm::instructions(function)) {
-      if (is_long(instruction.getType())) return true;
-      for (const llvm::Use& operand : instruction.operands())
-        if (is_long(operand->getType())) return true;
-    }
-  return false;
+  return testing::count_values(module, [](const llvm::Value* value) {
+           const auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
+           return vector != nullptr && vector->getNumElements() > 4;
+         }) > 0;
 }
 
 TEST(LegalizeVectors, SplitLongVectorsComputeTheSame) {
@@ -128,16 +121,7 @@ TEST(LegalizeVectors, SplitLongVectorsComputeTheSame) {
   for (int32_t x = -40; x <= 40; ++x) arguments.push_back(x);
   std::mt19937 rng(11);
   for (int i = 0; i < 100; ++i) arguments.push_back(int32_t(rng()));
-  for (const std::string& name : names) {
-    int failures = 0;
-    for (int32_t x : arguments) {
-      llvm::GenericValue argument;
-      argument.IntVal = llvm::APInt(32, uint64_t(uint32_t(x)));
-      const int64_t want = before->runFunction(before->FindFunctionNamed(name), {argument}).IntVal.getSExtValue();
-      const int64_t got = after->runFunction(after->FindFunctionNamed(name), {argument}).IntVal.getSExtValue();
-      if (got != want && ++failures <= 5) ADD_FAILURE() << "@" << name << "(" << x << ") split gives " << got << ", the original " << want;
-    }
-  }
+  testing::expect_same_results(*before, *after, names, arguments, "split");
 }
 
 }  // namespace

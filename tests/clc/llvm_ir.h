@@ -5,11 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/ExecutionEngine/ExecutionEngine.h>
+#include <llvm/ExecutionEngine/GenericValue.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/ExecutionEngine/Interpreter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -55,6 +59,36 @@ inline std::unique_ptr<llvm::ExecutionEngine> interpreter(std::unique_ptr<llvm::
       llvm::EngineBuilder(std::move(module)).setEngineKind(llvm::EngineKind::Interpreter).setErrorStr(&error).create());
   EXPECT_NE(engine, nullptr) << error;
   return engine;
+}
+
+// How many instructions of `module`, and operands of its instructions, `is` holds for.
+template <typename Predicate>
+int count_values(const llvm::Module& module, Predicate is) {
+  int n = 0;
+  for (const llvm::Function& function : module)
+    for (const llvm::Instruction& instruction : llvm::instructions(function)) {
+      n += is(static_cast<const llvm::Value*>(&instruction)) ? 1 : 0;
+      for (const llvm::Use& operand : instruction.operands()) n += is(operand.get()) ? 1 : 0;
+    }
+  return n;
+}
+
+// Every function named in `names` (each i32 -> i32) gives the same result
+// in `after` as in `before` for every argument; at most five failures shown per function.
+inline void expect_same_results(llvm::ExecutionEngine& before, llvm::ExecutionEngine& after,
+                                const std::vector<std::string>& names, const std::vector<int32_t>& arguments,
+                                const char* what) {
+  for (const std::string& name : names) {
+    int failures = 0;
+    for (int32_t x : arguments) {
+      llvm::GenericValue argument;
+      argument.IntVal = llvm::APInt(32, uint64_t(uint32_t(x)));
+      const int64_t want = before.runFunction(before.FindFunctionNamed(name), {argument}).IntVal.getSExtValue();
+      const int64_t got = after.runFunction(after.FindFunctionNamed(name), {argument}).IntVal.getSExtValue();
+      if (got != want && ++failures <= 5)
+        ADD_FAILURE() << "@" << name << "(" << x << ") " << what << " gives " << got << ", the original " << want;
+    }
+  }
 }
 
 }  // namespace vkcl::testing
