@@ -347,4 +347,13 @@ std::optional<uint64_t> Module::constant_value(uint32_t id) const {
   return value;
 }
 
+bool is_pure_operation(Op op) {
+  const auto in = [op](Op first, Op last) { return uint32_t(op) >= uint32_t(first) && uint32_t(op) <= uint32_t(last); };
+  return in(Op::OpVectorExtractDynamic, Op::OpCopyObject) ||  // vector and composite access, OpCopyObject
+         in(Op::OpConvertFToU, Op::OpConvertUToF) || in(Op::OpUConvert, Op::OpFConvert) || op == Op::OpBitcast ||
+         in(Op::OpSNegate, Op::OpSMulExtended) ||           // arithmetic
+         in(Op::OpAny, Op::OpFUnordGreaterThanEqual) ||     // relational, logical, OpSelect, comparisons
+         in(Op::OpShiftRightLogical, Op::OpBitCount);       // shifts and bit operations
+}
+
 }  // namespace vkcl::spirv

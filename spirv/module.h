@@ -125,4 +125,9 @@ struct Module {
   uint32_t find_or_add_global(Instruction instruction);
 };
 
+// Instructions with no side effects and no dependence on where they run (no
+// memory, no group operations), so that a copy elsewhere, or one computed
+// where the original would not have been, gives the same value and does no harm.
+bool is_pure_operation(Op op);
+
 }  // namespace vkcl::spirv

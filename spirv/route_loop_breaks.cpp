@@ -38,18 +38,6 @@
 namespace vkcl::spirv {
 namespace {
 
-// Instructions with no side effects and no dependence on where they run (no
-// memory, no group operations), so that a copy on another edge computes the
-// same value.
-bool is_pure(Op op) {
-  const auto in = [op](Op first, Op last) { return uint32_t(op) >= uint32_t(first) && uint32_t(op) <= uint32_t(last); };
-  return in(Op::OpVectorExtractDynamic, Op::OpCopyObject) ||  // vector and composite access, OpCopyObject
-         in(Op::OpConvertFToU, Op::OpConvertUToF) || in(Op::OpUConvert, Op::OpFConvert) || op == Op::OpBitcast ||
-         in(Op::OpSNegate, Op::OpSMulExtended) ||           // arithmetic
-         in(Op::OpAny, Op::OpFUnordGreaterThanEqual) ||     // relational, logical, OpSelect, comparisons
-         in(Op::OpShiftRightLogical, Op::OpBitCount);       // shifts and bit operations
-}
-
 std::optional<bool> bool_constant(const Module& m, uint32_t id) {
   const Instruction* g = m.find_global(id);
   if (g && g->opcode == Op::OpConstantTrue) return true;
@@ -94,7 +82,7 @@ class LoopBreakRouter {
       const Instruction& instruction = latch().body[i];
       if (instruction.opcode == Op::OpPhi) {
         if (instruction.result_id == branch.word(0)) flag = &instruction;
-      } else if (!is_pure(instruction.opcode)) {
+      } else if (!is_pure_operation(instruction.opcode)) {
         return false;
       }
       defined_in_latch_[instruction.result_id] = i;

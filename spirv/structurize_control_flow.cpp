@@ -17,6 +17,9 @@
 //   any other conditional branch in B:  OpSelectionMerge ipdom(B), where the
 //     post-dominators count each break as a branch to its loop's L (so that a
 //     selection that holds a break merges inside the loop).
+//   a loop tested at its top (unrotate_loops, before): its header H ends in
+//     the branch that enters the body or leaves; H holds OpLoopMerge M C with
+//     that branch, and C is the latch's back edge split off on its own.
 // Anything else (a loop with two back edges or exits, a branch with no
 // post-dominator) is reported as an internal error rather than emitted.
 #include <algorithm>
@@ -28,15 +31,14 @@
 namespace vkcl::spirv {
 namespace {
 
-// Splits `blocks[b]` after its phis: the first half keeps the label and the
-// phis and branches to a new block holding the rest. Returns the new label.
-uint32_t split_after_phis(Module& m, std::vector<Block>& blocks, size_t b) {
+// Splits `blocks[b]` before `blocks[b].body[at]`: the first half keeps the
+// label and branches to a new block holding the rest. Returns the new label.
+uint32_t split_block(Module& m, std::vector<Block>& blocks, size_t b, size_t at) {
   Block tail;
   tail.label = m.new_id();
-  auto first_non_phi = std::find_if(blocks[b].body.begin(), blocks[b].body.end(),
-                                    [](const Instruction& i) { return i.opcode != Op::OpPhi; });
-  tail.body.assign(std::make_move_iterator(first_non_phi), std::make_move_iterator(blocks[b].body.end()));
-  blocks[b].body.erase(first_non_phi, blocks[b].body.end());
+  const auto first_moved = blocks[b].body.begin() + ptrdiff_t(at);
+  tail.body.assign(std::make_move_iterator(first_moved), std::make_move_iterator(blocks[b].body.end()));
+  blocks[b].body.erase(first_moved, blocks[b].body.end());
   blocks[b].body.push_back(std::move(Instruction(Op::OpBranch, 0, 0).id(tail.label)));
   uint32_t head_label = blocks[b].label;
   for (uint32_t s : tail.successors())
@@ -44,6 +46,12 @@ uint32_t split_after_phis(Module& m, std::vector<Block>& blocks, size_t b) {
       if (candidate.label == s) candidate.rename_phi_parent(head_label, tail.label);
   blocks.insert(blocks.begin() + ptrdiff_t(b) + 1, std::move(tail));
   return blocks[b + 1].label;
+}
+
+uint32_t split_after_phis(Module& m, std::vector<Block>& blocks, size_t b) {
+  const auto& body = blocks[b].body;
+  const auto first_non_phi = std::ranges::find_if(body, [](const Instruction& i) { return i.opcode != Op::OpPhi; });
+  return split_block(m, blocks, b, size_t(first_non_phi - body.begin()));
 }
 
 // A loop as add_loop_merges placed it.
@@ -81,9 +89,12 @@ class StructurizeControlFlow final : public Pass {
       for (size_t b = 0; b < cfg.blocks.size(); ++b)
         if (natural.body[b]) innermost[b] = l;
     }
+    // (A header that leaves its loop, as one tested at its top does, holds the
+    // loop merge: that branch is the loop's exit, not a break.)
     auto is_break = [&](size_t from, size_t to) {
       return innermost[from] != Cfg::kNone && cfg.blocks[to].label == loops[innermost[from]].merge &&
-             cfg.blocks[from].label != loops[innermost[from]].continue_target;
+             cfg.blocks[from].label != loops[innermost[from]].continue_target &&
+             cfg.blocks[from].label != loops[innermost[from]].header;
     };
     const std::vector<size_t> ipdom = cfg.post_dominators([&](size_t b) {
       std::vector<size_t> successors = cfg.succ[b];
@@ -112,15 +123,21 @@ class StructurizeControlFlow final : public Pass {
     cfg.analyze();
     struct Loop {
       uint32_t header, latch;
+      std::vector<uint32_t> exits;  // successors of the loop's blocks outside it, once each
     };
     std::vector<Loop> loops;
-    for (size_t b = 0; b < cfg.blocks.size(); ++b)
-      for (size_t s : cfg.succ[b])
-        if (cfg.dominates(s, b)) {
-          if (std::ranges::any_of(loops, [&](const Loop& l) { return l.header == cfg.blocks[s].label; }))
-            throw CompileError("internal error: a loop with several back edges survived structurization");
-          loops.push_back({cfg.blocks[s].label, cfg.blocks[b].label});
-        }
+    for (const Cfg::Loop& natural : cfg.loops()) {
+      const uint32_t header = cfg.blocks[natural.header].label;
+      if (std::ranges::any_of(loops, [&](const Loop& l) { return l.header == header; }))
+        throw CompileError("internal error: a loop with several back edges survived structurization");
+      Loop loop{header, cfg.blocks[natural.latch].label, {}};
+      for (size_t b = 0; b < cfg.blocks.size(); ++b)
+        if (natural.body[b])
+          for (size_t s : cfg.succ[b])
+            if (!natural.body[s] && !std::ranges::count(loop.exits, cfg.blocks[s].label))
+              loop.exits.push_back(cfg.blocks[s].label);
+      loops.push_back(std::move(loop));
+    }
 
     std::vector<LoopMerges> placed;
     for (const Loop& loop : loops) {
@@ -128,17 +145,29 @@ class StructurizeControlFlow final : public Pass {
         return size_t(std::ranges::find_if(cfg.blocks, [&](const Block& b) { return b.label == label; }) -
                       cfg.blocks.begin());
       };
-      uint32_t continue_target = loop.latch;
-      if (loop.latch != loop.header) continue_target = split_after_phis(m, cfg.blocks, find(loop.latch));
-
-      std::vector<uint32_t> latch_successors = cfg.blocks[find(continue_target)].successors();
-      std::erase(latch_successors, loop.header);
-      if (latch_successors.size() != 1)
+      if (loop.exits.size() != 1)
         throw CompileError("internal error: a loop without a single exit survived structurization");
-      uint32_t merge = latch_successors[0];
+      const uint32_t merge = loop.exits[0];
+      uint32_t continue_target = loop.latch;
+      const bool tested_at_latch = cfg.blocks[find(loop.latch)].terminator().opcode == Op::OpBranchConditional;
+      if (tested_at_latch) {
+        if (loop.latch != loop.header) continue_target = split_after_phis(m, cfg.blocks, find(loop.latch));
+      } else {
+        // A loop tested at its top (unrotate_loops): the continue target is
+        // the back edge alone, as glslang emits a `for` without an increment.
+        if (loop.latch == loop.header)
+          throw CompileError("internal error: a loop without a single exit survived structurization");
+        const size_t latch = find(loop.latch);
+        continue_target = split_block(m, cfg.blocks, latch, cfg.blocks[latch].body.size() - 1);
+      }
 
       size_t h = find(loop.header);
-      if (cfg.blocks[h].terminator().opcode == Op::OpBranchConditional && continue_target != loop.header)
+      const Instruction& header_branch = cfg.blocks[h].terminator();
+      // A header may hold a loop merge and a branch, but not a selection:
+      // unless its branch leaves the loop, the branch moves to a block of its own.
+      const bool header_branch_leaves = header_branch.opcode == Op::OpBranchConditional &&
+                                        (header_branch.word(1) == merge || header_branch.word(2) == merge);
+      if (header_branch.opcode == Op::OpBranchConditional && continue_target != loop.header && !header_branch_leaves)
         split_after_phis(m, cfg.blocks, h);
       std::vector<Instruction>& body = cfg.blocks[h].body;
       body.insert(body.end() - 1, std::move(Instruction(Op::OpLoopMerge, 0, 0)

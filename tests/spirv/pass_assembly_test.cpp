@@ -231,6 +231,211 @@ TEST(StructurizeControlFlow, ASelectionThatMergesAtTheLatchGetsTheLatchAndTheLoo
 }
 
 // ---------------------------------------------------------------------------
+// unrotate_loops
+
+// The start of every unrotate_loops test: uint f(uint first, uint n), up to its entry label.
+const std::string kCountingFunction = R"(
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+    %uint_10 = OpConstant %uint 10
+    %uint_32 = OpConstant %uint 32
+   %uint_224 = OpConstant %uint 224
+   %uint_256 = OpConstant %uint 256
+    %int_max = OpConstant %uint 2147483647
+%int_max_m_2 = OpConstant %uint 2147483645
+        %ptr = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %uint %uint %uint
+          %f = OpFunction %uint None %fn
+      %first = OpFunctionParameter %uint
+          %n = OpFunctionParameter %uint
+      %entry = OpLabel
+)";
+
+// `for (k = first; k < 256; k += 32) acc += k;` as LLVM rotates it (the
+// shape of algo_gemv_local_reduce): the guard tests the first k, the latch
+// `k >= 224`, which it derived from `k + 32 < 256`.
+std::string rotated_counting_loop(const std::string& guard_bound, const std::string& latch_bound,
+                                  const std::string& preheader = "") {
+  return kCountingFunction + R"(
+      %guard = OpSLessThan %bool %first )" + guard_bound + R"(
+               OpBranchConditional %guard %preheader %merge
+  %preheader = OpLabel
+)" + preheader + R"(
+               OpBranch %loop
+       %loop = OpLabel
+          %k = OpPhi %uint %first %preheader %next %loop
+        %acc = OpPhi %uint %uint_0 %preheader %sum %loop
+        %sum = OpIAdd %uint %acc %k
+       %next = OpIAdd %uint %k %uint_32
+       %done = OpSGreaterThanEqual %bool %k )" + latch_bound + R"(
+               OpBranchConditional %done %exit %loop
+       %exit = OpLabel
+               OpBranch %merge
+      %merge = OpLabel
+     %result = OpPhi %uint %sum %exit %uint_0 %entry
+               OpReturnValue %result
+               OpFunctionEnd
+)";
+}
+
+// The loop gets a header that holds the phis and tests `k < 256` (the
+// guard's test) on them; the latch branches back to it; the guard goes, as
+// the new header's first test is the guard's; M takes the sum from the
+// phi that carries it.
+TEST(UnrotateLoops, ACountedLoopIsTestedAtItsTopAndItsGuardGoes) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(rotated_counting_loop("%uint_256", "%uint_224")));
+  std::smatch header;
+  ASSERT_TRUE(std::regex_search(text, header, std::regex(R"((%\w+) = OpLabel\n%k = OpPhi %uint %first %preheader %next %loop\n)"
+                                                         R"(%acc = OpPhi %uint %uint_0 %preheader %sum %loop\n)"
+                                                         R"((%\w+) = OpSLessThan %bool %k %uint_256\n)"
+                                                         R"(OpBranchConditional (%\w+) %loop %exit\n)"))) << text;
+  EXPECT_EQ(header[2].str(), header[3].str()) << text;
+  EXPECT_NE(text.find("OpBranch %preheader\n"), std::string::npos) << "the guard stays:\n" << text;
+  EXPECT_EQ(count(text, "OpBranch " + header[1].str() + "\n"), 2) << "from the preheader and the latch:\n" << text;
+  EXPECT_NE(text.find("%result = OpPhi %uint %acc %exit\n"), std::string::npos) << text;
+  EXPECT_EQ(count(text, "OpBranchConditional"), 1) << text;
+}
+
+// With structurize_control_flow after it, the loop is as glslang writes a
+// `for`: the merge in the header that tests, the back edge alone in the
+// continue target; the module validates (run_passes' lowering validates).
+TEST(UnrotateLoops, TheLoopTestedAtItsTopIsStructuredWithoutSplittingItsHeader) {
+  const std::string text = run_passes({"unrotate_loops", "structurize_control_flow"},
+                                      kernel_module(rotated_counting_loop("%uint_256", "%uint_224")));
+  std::smatch merge;
+  ASSERT_TRUE(std::regex_search(text, merge, std::regex(R"(OpLoopMerge %exit (%\w+) None\nOpBranchConditional %\w+ %loop %exit\n)")))
+      << text;
+  EXPECT_NE(text.find(merge[1].str() + " = OpLabel\nOpBranch "), std::string::npos) << text;
+  EXPECT_EQ(count(text, "OpSelectionMerge"), 0) << text;
+}
+
+// `k + 32 < B` is `k < B - 32` only where k + 32 cannot overflow: from a
+// guard `first < INT_MAX`, k reaches INT_MAX - 1, and k + 32 wraps. The
+// loop stays as it was.
+TEST(UnrotateLoops, ACountedLoopWhoseStepCouldOverflowStaysRotated) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(rotated_counting_loop("%int_max", "%int_max_m_2")));
+  EXPECT_NE(text.find("OpBranchConditional %done %exit %loop"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpBranchConditional %guard %preheader %merge"), std::string::npos) << text;
+}
+
+// A latch bound that is not the guard's minus the step (here 256 - 32 + 1)
+// proves nothing either.
+TEST(UnrotateLoops, ALatchBoundThatIsNotTheGuardsStaysRotated) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(rotated_counting_loop("%uint_256", "%uint_256")));
+  EXPECT_NE(text.find("OpBranchConditional %done %exit %loop"), std::string::npos) << text;
+}
+
+// A preheader that loads may not run when the loop does not: the guard stays,
+// and the header still tests (its first test then always holds).
+TEST(UnrotateLoops, APreheaderThatLoadsKeepsTheGuard) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(rotated_counting_loop(
+      "%uint_256", "%uint_224", "        %var = OpVariable %ptr CrossWorkgroup\n     %loaded = OpLoad %uint %var\n")));
+  EXPECT_NE(text.find("OpBranchConditional %guard %preheader %merge"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpSLessThan %bool %k %uint_256"), std::string::npos) << text;
+  EXPECT_NE(text.find("%result = OpPhi %uint %acc %exit %uint_0 %entry"), std::string::npos) << text;
+}
+
+// `for (k = first; k < n; k += 32)` with n unknown: the latch tests the
+// next value as the guard tests the first, so the header tests k < n.
+TEST(UnrotateLoops, ALoopToAnUnknownBoundTestsTheGuardsComparisonOnThePhi) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(kCountingFunction + R"(
+      %guard = OpSLessThan %bool %first %n
+               OpBranchConditional %guard %loop %merge
+       %loop = OpLabel
+          %k = OpPhi %uint %first %entry %next %loop
+       %next = OpIAdd %uint %k %uint_32
+       %more = OpSLessThan %bool %next %n
+               OpBranchConditional %more %loop %merge
+      %merge = OpLabel
+     %result = OpPhi %uint %next %loop %uint_0 %entry
+               OpReturnValue %result
+               OpFunctionEnd
+)"));
+  EXPECT_NE(text.find("OpSLessThan %bool %k %n\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%guard = OpSLessThan %bool %first %n\nOpBranch "), std::string::npos) << text;
+  EXPECT_EQ(count(text, "OpBranchConditional"), 1) << text;
+}
+
+// `for (s = first; s > 0; s >>= 1)` over unsigned s: the guard `s != 0`, the
+// latch `s < 2` to leave; (s >> 1) != 0 is s >= 2, so the header tests s != 0.
+TEST(UnrotateLoops, AHalvingLoopTestsItsCounterAgainstZero) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(kCountingFunction + R"(
+      %guard = OpINotEqual %bool %first %uint_0
+               OpBranchConditional %guard %loop %merge
+       %loop = OpLabel
+          %s = OpPhi %uint %first %entry %half %loop
+       %half = OpShiftRightLogical %uint %s %uint_1
+       %done = OpULessThan %bool %s %uint_2
+               OpBranchConditional %done %merge %loop
+      %merge = OpLabel
+               OpReturnValue %n
+               OpFunctionEnd
+)"));
+  EXPECT_NE(text.find("OpINotEqual %bool %s %uint_0\n"), std::string::npos) << text;
+  EXPECT_EQ(count(text, "OpBranchConditional"), 1) << text;
+}
+
+// `for (i = 0; i != 10; ++i)` has no guard (it runs at least once): the
+// latch's test of i + 1 moves onto the phi, which it holds for 0. The sum
+// the loop leaves is read from the phi that carries it back.
+TEST(UnrotateLoops, ALoopWithoutAGuardTestsTheLatchsComparisonOnThePhi) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(kCountingFunction + R"(
+               OpBranch %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %loop
+        %acc = OpPhi %uint %first %entry %sum %loop
+        %sum = OpIAdd %uint %acc %i
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpINotEqual %bool %next %uint_10
+               OpBranchConditional %more %loop %exit
+       %exit = OpLabel
+               OpReturnValue %sum
+               OpFunctionEnd
+)"));
+  EXPECT_NE(text.find("OpINotEqual %bool %i %uint_10\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpReturnValue %acc\n"), std::string::npos) << text;
+}
+
+// After the loop, a header phi read there held its value of the last trip;
+// in H' it holds the next one, so the read goes to a phi one trip behind
+// (algo_xorshift_rng's state, which the differential test caught).
+TEST(UnrotateLoops, AHeaderPhiReadAfterTheLoopIsReadOneTripBehind) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(kCountingFunction + R"(
+               OpBranch %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %loop
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpINotEqual %bool %next %uint_10
+               OpBranchConditional %more %loop %exit
+       %exit = OpLabel
+               OpReturnValue %i
+               OpFunctionEnd
+)"));
+  std::smatch behind;
+  ASSERT_TRUE(std::regex_search(text, behind, std::regex(R"((%\w+) = OpPhi %uint %uint_0 %entry %i %loop\n)"))) << text;
+  EXPECT_NE(text.find("OpReturnValue " + behind[1].str() + "\n"), std::string::npos) << text;
+}
+
+// The same loop from 10 would not run its first trip through a test of i != 10.
+TEST(UnrotateLoops, ALoopWithoutAGuardWhoseFirstValueFailsTheTestStaysRotated) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(kCountingFunction + R"(
+               OpBranch %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_10 %entry %next %loop
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpINotEqual %bool %next %uint_10
+               OpBranchConditional %more %loop %exit
+       %exit = OpLabel
+               OpReturnValue %i
+               OpFunctionEnd
+)"));
+  EXPECT_NE(text.find("OpBranchConditional %more %loop %exit"), std::string::npos) << text;
+}
+
+// ---------------------------------------------------------------------------
 // route_loop_breaks
 
 // The start of every route_loop_breaks test: uint f(uint n, uint limit), up to its entry label.
