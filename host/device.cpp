@@ -711,6 +711,7 @@ void Device::save_pipeline_cache() {
 }
 
 const ModuleFeatures& Device::features() const { return state_->features; }
+uint32_t Device::max_storage_buffer_arguments() const { return state_->max_bound_buffers; }
 DispatchLimits Device::dispatch_limits() const { return state_->dispatch_limits(); }
 std::chrono::milliseconds Device::timeout() const { return state_->timeout; }
 void Device::set_timeout(std::chrono::milliseconds timeout) { state_->timeout = timeout; }

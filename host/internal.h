@@ -18,6 +18,7 @@
 #include "vkcl/device.h"
 #include "vkcl/error.h"
 #include "vkcl/ndrange.h"
+#include "vkcl/program.h"
 
 namespace vkcl::detail {
 
@@ -175,6 +176,13 @@ struct ProgramState {
   std::vector<VkDescriptorSetLayout> set_layouts;               // those the layouts use
   std::map<std::vector<uint32_t>, VkPipeline> pipelines;        // by pipeline_key()
   std::vector<std::string> statistics;  // one line per pipeline, where the device captures them
+  // The same program with every pointer passed by address, for arguments a
+  // storage buffer cannot bind (Program's constructor with `by_address`):
+  // empty where there is none; built on first need.
+  std::function<Program::Module()> by_address_module;
+  std::shared_ptr<ProgramState> by_address;
+  ProgramState& by_address_state();
+  uint32_t kernel_index(std::string_view name) const;  // throws Error when there is none
 
   // Rounded up to 4: VkPushConstantRange sizes must be multiples of 4.
   static uint32_t push_range_size(const KernelReflection& kernel) { return (kernel.push_constant_size + 3) & ~3u; }
@@ -188,5 +196,8 @@ struct ProgramState {
                       const std::vector<std::pair<uint32_t, uint32_t>>& spec_ids_and_lengths);
   ~ProgramState();
 };
+
+std::shared_ptr<ProgramState> create_program_state(const std::shared_ptr<DeviceState>& device,
+                                                   std::span<const uint32_t> words, ModuleReflection reflection);
 
 }  // namespace vkcl::detail

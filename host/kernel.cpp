@@ -49,7 +49,10 @@ void Kernel::set_arg(uint32_t index, const Buffer& buffer, size_t offset) {
                 std::to_string(b.size) + " bytes");
   const VkPhysicalDeviceLimits& limits = b.device->properties.limits;
   const uint64_t range = b.size - offset;
-  if (a.binding) {  // a storage-buffer descriptor (spirv/bind_storage_buffers.cpp)
+  bool needs_address = false;
+  if (a.binding && program_->by_address_module) {  // a storage-buffer descriptor, else an address
+    needs_address = offset % limits.minStorageBufferOffsetAlignment != 0 || range > limits.maxStorageBufferRange;
+  } else if (a.binding) {  // a storage-buffer descriptor (spirv/bind_storage_buffers.cpp)
     if (offset % limits.minStorageBufferOffsetAlignment != 0)
       throw Error(describe_arg(index) + ": offset " + std::to_string(offset) +
                   " is not a multiple of minStorageBufferOffsetAlignment = " +
@@ -64,7 +67,7 @@ void Kernel::set_arg(uint32_t index, const Buffer& buffer, size_t offset) {
   }
   // The allocation, not the handle: a view passed as a temporary
   // (set_arg(0, buffer.view(256, 64))) stays valid while its buffer lives.
-  args_[index] = {true, b.allocation(buffer.state_), b.offset + offset, 0, range};
+  args_[index] = {true, b.allocation(buffer.state_), b.offset + offset, 0, range, {}, needs_address};
 }
 
 void Kernel::set_arg_bytes(uint32_t index, std::span<const std::byte> bytes) {
@@ -76,7 +79,7 @@ void Kernel::set_arg_bytes(uint32_t index, std::span<const std::byte> bytes) {
     throw Error(describe_arg(index) + " takes " + std::to_string(a.size) + " bytes; the value given has " +
                 std::to_string(bytes.size()));
   std::memcpy(arguments_.data() + a.offset, bytes.data(), bytes.size());
-  args_[index] = {true, {}, 0, 0};
+  args_[index] = {true, {}, 0, 0, 0, std::vector<std::byte>(bytes.begin(), bytes.end())};
 }
 
 void Kernel::set_local_arg(uint32_t index, size_t bytes) {
@@ -89,6 +92,23 @@ void Kernel::set_local_arg(uint32_t index, size_t bytes) {
   uint64_t length = bytes / a.element_size;
   if (length > UINT32_MAX) throw Error(describe_arg(index) + ": " + std::to_string(bytes) + " bytes of __local memory is far too many");
   args_[index] = {true, {}, 0, static_cast<uint32_t>(length)};
+}
+
+std::vector<std::byte> Kernel::arguments_for(const KernelReflection& k) const {
+  std::vector<std::byte> bytes(k.argument_buffer ? k.argument_buffer->size : detail::ProgramState::push_range_size(k));
+  for (const KernelArg& a : k.args) {
+    const ArgValue& value = args_[a.index];
+    if (a.kind == ArgKind::Scalar) {
+      std::memcpy(bytes.data() + a.offset, value.bytes.data(), std::min<size_t>(value.bytes.size(), a.size));
+    } else if (a.kind != ArgKind::LocalPointer && !a.binding) {
+      // (A buffer destroyed since set_arg leaves 0 here; enqueue refuses it.)
+      if (auto buffer = value.buffer.lock()) {
+        const VkDeviceAddress address = buffer->address + (value.offset - buffer->offset);
+        std::memcpy(bytes.data() + a.offset, &address, sizeof address);
+      }
+    }
+  }
+  return bytes;
 }
 
 }  // namespace vkcl

@@ -154,15 +154,22 @@ Program::Program(Device& device, const std::filesystem::path& spv) {
   } catch (const std::exception& e) {
     throw Error(reflection_path.string() + ": " + e.what());
   }
-  state_ = create_state(device.state_, words, std::move(reflection));
+  state_ = detail::create_program_state(device.state_, words, std::move(reflection));
 }
 
 Program::Program(Device& device, std::span<const uint32_t> words, ModuleReflection reflection)
-    : state_(create_state(device.state_, words, std::move(reflection))) {}
+    : state_(detail::create_program_state(device.state_, words, std::move(reflection))) {}
 
-std::shared_ptr<detail::ProgramState> Program::create_state(const std::shared_ptr<detail::DeviceState>& dev,
-                                                            std::span<const uint32_t> words,
-                                                            ModuleReflection reflection) {
+Program::Program(Device& device, std::span<const uint32_t> words, ModuleReflection reflection,
+                 std::function<Module()> by_address)
+    : Program(device, words, std::move(reflection)) {
+  state_->by_address_module = std::move(by_address);
+}
+
+namespace detail {
+
+std::shared_ptr<ProgramState> create_program_state(const std::shared_ptr<DeviceState>& dev,
+                                                   std::span<const uint32_t> words, ModuleReflection reflection) {
   dev->check_usable();
   if (words.size() < 5 || words[0] != kSpirvMagic) throw Error("not a SPIR-V module: bad magic number or too short");
   check_spirv_version(words[1], *dev);
@@ -198,6 +205,8 @@ std::shared_ptr<detail::ProgramState> Program::create_state(const std::shared_pt
   return state;
 }
 
+}  // namespace detail
+
 Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
@@ -219,6 +228,20 @@ Kernel Program::kernel(std::string_view name) const {
 }
 
 namespace detail {
+
+ProgramState& ProgramState::by_address_state() {
+  if (!by_address) {
+    Program::Module fallback = by_address_module();
+    by_address = create_program_state(device, fallback.words, std::move(fallback.reflection));
+  }
+  return *by_address;
+}
+
+uint32_t ProgramState::kernel_index(std::string_view name) const {
+  for (uint32_t i = 0; i < reflection.kernels.size(); ++i)
+    if (reflection.kernels[i].name == name) return i;
+  throw Error("the module passing pointers by address has no kernel '" + std::string(name) + "'");
+}
 
 VkPipelineLayout ProgramState::layout(uint32_t kernel_index) {
   if (auto it = layouts.find(kernel_index); it != layouts.end()) return it->second;

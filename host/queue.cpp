@@ -2,6 +2,7 @@
 // entry points that submit: Device::submit, and Device::run on top of it.
 #include "vkcl/queue.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "internal.h"
@@ -34,14 +35,20 @@ CommandList::~CommandList() = default;
 size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
   detail::DeviceState& dev = *device_;
   dev.check_usable();
-  detail::ProgramState& program = *kernel.program_;
-  const KernelReflection& k = kernel.reflection();
-  if (program.device != device_)
-    throw Error("kernel '" + k.name + "' belongs to a program of another Device than this CommandList's (" +
+  if (kernel.program_->device != device_)
+    throw Error("kernel '" + kernel.name() + "' belongs to a program of another Device than this CommandList's (" +
                 dev.properties.deviceName + ")");
+  // A storage buffer the device cannot bind: the kernel runs from the
+  // program's module that passes pointers by address (Program's constructor).
+  const bool by_address = std::ranges::any_of(kernel.args_, [](const Kernel::ArgValue& v) { return v.needs_address; });
+  detail::ProgramState& program = by_address ? kernel.program_->by_address_state() : *kernel.program_;
+  const uint32_t kernel_index = by_address ? program.kernel_index(kernel.name()) : kernel.kernel_index_;
+  const KernelReflection& k = program.reflection.kernels[kernel_index];
+  const std::vector<std::byte> by_address_arguments = by_address ? kernel.arguments_for(k) : std::vector<std::byte>();
+  const std::vector<std::byte>& arguments = by_address ? by_address_arguments : kernel.arguments_;
 
   auto enqueued = std::make_shared<detail::EnqueuedKernel>();
-  enqueued->program = kernel.program_;
+  enqueued->program = by_address ? kernel.program_->by_address : kernel.program_;
   enqueued->name = k.name;
 
   // Arguments: all set, buffers alive (and now kept alive by the snapshot).
@@ -73,7 +80,7 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
                 std::to_string(k.static_local_memory) + " in the kernel, the rest in __local arguments); " +
                 dev.properties.deviceName + " allows maxComputeSharedMemorySize = " +
                 std::to_string(limits.maxComputeSharedMemorySize));
-  enqueued->layout = program.layout(kernel.kernel_index_);
+  enqueued->layout = program.layout(kernel_index);
 
   DispatchPlan plan;
   try {
@@ -84,7 +91,7 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
   // Pipelines are built now, so that a driver's refusal is an error of this
   // enqueue rather than of a later submit.
   for (const Dispatch& d : plan.dispatches)
-    enqueued->pipelines.push_back(program.pipeline(kernel.kernel_index_, d.local_size, local_lengths));
+    enqueued->pipelines.push_back(program.pipeline(kernel_index, d.local_size, local_lengths));
   enqueued->dispatches = std::move(plan.dispatches);
 
   std::vector<std::byte>& push = enqueued->push_constants;
@@ -92,10 +99,10 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
     // The submission copies the arguments into its argument buffer and puts
     // that copy's address at argument_buffer_at.
     push.assign(detail::ProgramState::push_range_size(k), std::byte{0});
-    enqueued->arguments = kernel.arguments_;
+    enqueued->arguments = arguments;
     enqueued->argument_buffer_at = k.argument_buffer->offset;
   } else {
-    push = kernel.arguments_;
+    push = arguments;
   }
   put_ndrange(push, k, NDRangeField::GlobalOffset, plan.offset);
   put_ndrange(push, k, NDRangeField::GlobalSize, plan.global);

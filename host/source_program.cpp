@@ -19,6 +19,21 @@
 namespace vkcl {
 namespace {
 
+// Whether VKCL_STORAGE_BUFFER_ARGUMENTS=<n> is set: then it decides, for every device.
+bool storage_buffer_arguments_asked() {
+  const char* chosen = std::getenv("VKCL_STORAGE_BUFFER_ARGUMENTS");
+  return chosen && *chosen;
+}
+
+// As many storage-buffer arguments per kernel as the device binds, where
+// they were measured faster than buffer addresses: on lavapipe (a CPU
+// device), addresses cost 7-10% on vkcl-bench's workloads; on the H100 storage
+// buffers were never faster (docs/performance.md, "Argument passing").
+uint32_t preferred_storage_buffer_arguments(const Device& device) {
+  if (device.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) return 0;
+  return device.max_storage_buffer_arguments();
+}
+
 namespace fs = std::filesystem;
 
 // FNV-1a, 64 bits: stable across compilers and runs, unlike std::hash.
@@ -145,13 +160,13 @@ CompileOptions compile_options_for(const ModuleFeatures& device_features, Compil
   options.memory_model = device_features.vulkan_memory_model ? MemoryModel::Vulkan : MemoryModel::GLSL450;
   options.vulkan_device_scope = device_features.vulkan_memory_model_device_scope;
   if (!options.max_storage_buffers) {
-    // Addresses unless asked: on the H100 storage buffers were no faster
-    // (docs/performance.md, "Argument passing"). VKCL_STORAGE_BUFFER_ARGUMENTS=<n>
+    // Addresses unless asked (build_program asks where the device is one on
+    // which storage buffers were measured faster). VKCL_STORAGE_BUFFER_ARGUMENTS=<n>
     // asks for up to n per kernel where the device can push them: the
     // differential test covers storage buffers with it on lavapipe, and
     // tools/gpu-bundle.sh records such modules for the GPU to replay.
     const char* chosen = std::getenv("VKCL_STORAGE_BUFFER_ARGUMENTS");
-    const uint32_t asked = chosen && *chosen ? uint32_t(std::strtoul(chosen, nullptr, 10)) : 0;
+    const uint32_t asked = storage_buffer_arguments_asked() ? uint32_t(std::strtoul(chosen, nullptr, 10)) : 0;
     options.max_storage_buffers = device_features.push_descriptor ? asked : 0;
   }
   return options;
@@ -180,8 +195,21 @@ VulkanModule compile_module_for(const ModuleFeatures& device_features, std::stri
 }
 
 Program build_program(Device& device, std::string_view source, std::string_view file_name, CompileOptions options) {
-  VulkanModule module = compile_module_for(device.features(), source, file_name, std::move(options));
-  return Program(device, module.words, std::move(module.reflection));
+  const ModuleFeatures features = device.features();
+  if (!options.max_storage_buffers && !storage_buffer_arguments_asked())
+    options.max_storage_buffers = preferred_storage_buffer_arguments(device);
+  options = compile_options_for(features, std::move(options));
+  VulkanModule module = compile_module_for(features, source, file_name, options);
+  if (options.max_storage_buffers.value_or(0) == 0) return Program(device, module.words, std::move(module.reflection));
+  // Storage buffers bind at most maxStorageBufferRange bytes, at aligned
+  // offsets; a kernel given more runs from the module with addresses.
+  auto by_address = [features, source = std::string(source), file_name = std::string(file_name), options]() {
+    CompileOptions addresses = options;
+    addresses.max_storage_buffers = 0;
+    VulkanModule m = compile_module_for(features, source, file_name, addresses);
+    return Program::Module{std::move(m.words), std::move(m.reflection)};
+  };
+  return Program(device, module.words, std::move(module.reflection), std::move(by_address));
 }
 
 }  // namespace vkcl

@@ -170,6 +170,10 @@ class Device {
   DeviceInfo info() const;
   // The module features this device has and the runtime enabled.
   const ModuleFeatures& features() const;
+  // How many storage buffers one kernel may bind: the least of
+  // maxPushDescriptors and maxPerStageDescriptorStorageBuffers; 0 without
+  // VK_KHR_push_descriptor.
+  uint32_t max_storage_buffer_arguments() const;
   // The compute limits plan_dispatch() checks NDRanges against.
   DispatchLimits dispatch_limits() const;
 

@@ -63,9 +63,15 @@ class Kernel {
     uint64_t offset = 0;
     uint32_t local_length = 0;  // elements, for __local pointers
     uint64_t range = 0;         // bytes from `offset` to the end of the buffer or view
+    std::vector<std::byte> bytes;  // a scalar's value
+    // A storage-buffer argument the device cannot bind: the kernel runs from
+    // the program's module that passes pointers by address (Program).
+    bool needs_address = false;
   };
   Kernel(std::shared_ptr<detail::ProgramState> program, uint32_t kernel_index);
   std::string describe_arg(uint32_t index) const;
+  // The argument bytes for `k`, the same kernel in another module of the program.
+  std::vector<std::byte> arguments_for(const KernelReflection& k) const;
   const KernelArg& arg(uint32_t index) const;
 
   std::shared_ptr<detail::ProgramState> program_;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -25,6 +26,21 @@ class Program {
   // Reads `spv` and `spv` + ".reflection".
   Program(Device& device, const std::filesystem::path& spv);
   Program(Device& device, std::span<const uint32_t> words, ModuleReflection reflection);
+
+  // A module and its reflection, as clc writes them.
+  struct Module {
+    std::vector<uint32_t> words;
+    ModuleReflection reflection;
+  };
+  // `by_address` gives the same program compiled with every pointer argument
+  // passed by address (clc --max-storage-buffers=0). A kernel given a buffer
+  // that its storage-buffer argument cannot bind (more than
+  // maxStorageBufferRange bytes from the offset, or an offset that is not a
+  // multiple of minStorageBufferOffsetAlignment) runs from that module
+  // instead, which `by_address` builds the first time it is needed. Without
+  // it (the constructors above), such a set_arg throws Error.
+  Program(Device& device, std::span<const uint32_t> words, ModuleReflection reflection,
+          std::function<Module()> by_address);
   Program(Program&&) noexcept;
   Program& operator=(Program&&) noexcept;
   ~Program();
@@ -40,8 +56,6 @@ class Program {
   Kernel kernel(std::string_view name) const;
 
  private:
-  static std::shared_ptr<detail::ProgramState> create_state(const std::shared_ptr<detail::DeviceState>& device,
-                                                            std::span<const uint32_t> words, ModuleReflection reflection);
   std::shared_ptr<detail::ProgramState> state_;
 };
 

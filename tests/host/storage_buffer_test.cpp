@@ -2,8 +2,11 @@
 // pushed by host/submission.cpp), run on the device: the pointer arithmetic
 // the lowering turns into offsets gives the addresses the kernel meant, one
 // buffer bound to two arguments behaves as one memory, views and offsets
-// bind where they start, each enqueued kernel keeps its own buffers, and
-// what a storage buffer cannot take is an Error that names the limit.
+// bind where they start, each enqueued kernel keeps its own buffers, what a
+// storage buffer cannot take runs from the module with addresses that
+// build_program gives the Program (and is an Error that names the limit in a
+// Program without one), and build_program chooses storage buffers where they
+// were measured faster.
 // Every program here is compiled with storage buffers whatever the device's
 // default (CompileOptions::max_storage_buffers), and the tests check the
 // reflection says so.
@@ -21,11 +24,19 @@
 namespace vkcl {
 namespace {
 
-Program build(std::string_view source) {
+CompileOptions with_storage_buffers() {
   CompileOptions options;
   options.cl_std = OpenCLStd::CL2_0;
   options.max_storage_buffers = 32;
-  return build_program(test::device(), source, "storage_buffers.cl", options);
+  return options;
+}
+
+Program build(std::string_view source) { return build_program(test::device(), source, "storage_buffers.cl", with_storage_buffers()); }
+
+// The same without the module with addresses to fall back to.
+Program build_without_fallback(std::string_view source) {
+  VulkanModule module = compile_module_for(test::device().features(), source, "storage_buffers.cl", with_storage_buffers());
+  return Program(test::device(), module.words, std::move(module.reflection));
 }
 
 void expect_bound(const Kernel& kernel, uint32_t arg) {
@@ -146,8 +157,8 @@ TEST(StorageBuffers, EachEnqueuedKernelKeepsItsOwnBuffers) {
   EXPECT_EQ(second.read<int32_t>(64), std::vector<int32_t>(64, 2));
 }
 
-TEST(StorageBuffers, WhatABindingCannotTakeIsAnError) {
-  Program program = build("__kernel void put(__global int* p) { p[0] = 1; }");
+TEST(StorageBuffers, WhatABindingCannotTakeIsAnErrorWithoutAModuleWithAddresses) {
+  Program program = build_without_fallback("__kernel void put(__global int* p) { p[0] = 1; }");
   Kernel k = program.kernel("put");
   const VkPhysicalDeviceLimits& limits = test::device().properties().limits;
   Buffer buffer(test::device(), 4096);
@@ -160,6 +171,60 @@ TEST(StorageBuffers, WhatABindingCannotTakeIsAnError) {
     Buffer big(test::device(), too_big);
     test::expect_error([&] { k.set_arg(0, big); }, {"argument 0 (p)", "maxStorageBufferRange"});
   }
+}
+
+// An offset a binding cannot take: that enqueue runs from the module with
+// addresses, the scalar after the pointer laid out as that module wants it;
+// the next, at an offset that binds, from the storage-buffer module again.
+TEST(StorageBuffers, AnOffsetABindingCannotTakeRunsByAddress) {
+  Program program = build("__kernel void put(__global int* p, int v) { p[get_global_id(0)] = v + get_global_id(0); }");
+  Kernel k = program.kernel("put");
+  expect_bound(k, 0);
+  const uint32_t alignment = uint32_t(test::device().properties().limits.minStorageBufferOffsetAlignment);
+  if (alignment <= 4) GTEST_SKIP() << "every int offset binds here (minStorageBufferOffsetAlignment " << alignment << ")";
+  Buffer buffer(test::device(), 2 * alignment + 64 * 4);
+  buffer.fill(int32_t(0));
+  k.set_arg(0, buffer, 4);
+  k.set_arg(1, int32_t(100));
+  test::device().run(k, NDRange::make({8}));
+  k.set_arg(0, buffer, alignment);
+  k.set_arg(1, int32_t(200));
+  test::device().run(k, NDRange::make({8}));
+  const std::vector<int32_t> got = buffer.read<int32_t>(buffer.size() / 4);
+  for (size_t i = 0; i < got.size(); ++i) {
+    int32_t expected = 0;
+    if (i >= 1 && i < 9) expected = int32_t(100 + i - 1);
+    if (i >= alignment / 4 && i < alignment / 4 + 8) expected = int32_t(200 + i - alignment / 4);
+    EXPECT_EQ(got[i], expected) << "int " << i;
+  }
+}
+
+// More than maxStorageBufferRange bytes: the kernel reaches the last int by address.
+TEST(StorageBuffers, ABufferBeyondTheBindableRangeRunsByAddress) {
+  Program program = build("__kernel void put(__global int* p, ulong at, int v) { p[at] = v; }");
+  Kernel k = program.kernel("put");
+  expect_bound(k, 0);
+  const uint64_t size = uint64_t(test::device().properties().limits.maxStorageBufferRange) + 4096;
+  if (size > test::device().info().max_allocation_size) GTEST_SKIP() << "no buffer beyond maxStorageBufferRange here";
+  Buffer big(test::device(), size);
+  k.set_arg(0, big);
+  k.set_arg(1, uint64_t(size / 4 - 1));
+  k.set_arg(2, int32_t(12345));
+  test::device().run(k, NDRange::make({1}));
+  const size_t alignment = Buffer::view_alignment(test::device());
+  EXPECT_EQ(big.view(size - alignment).read<int32_t>(alignment / 4).back(), 12345);
+}
+
+// build_program's own choice: storage buffers on a CPU device (lavapipe),
+// addresses elsewhere (docs/performance.md, "Argument passing"), unless
+// VKCL_STORAGE_BUFFER_ARGUMENTS says otherwise.
+TEST(StorageBuffers, BuildProgramChoosesStorageBuffersWhereTheyWereMeasuredFaster) {
+  Program program = build_program(test::device(), "__kernel void put(__global int* p) { p[0] = 1; }", "choice.cl");
+  const char* asked = std::getenv("VKCL_STORAGE_BUFFER_ARGUMENTS");
+  const bool storage_buffers = asked && *asked ? std::strtoul(asked, nullptr, 10) > 0
+                                               : test::device().properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  EXPECT_EQ(program.kernel("put").reflection().args.at(0).binding.has_value(),
+            storage_buffers && test::device().features().push_descriptor);
 }
 
 }  // namespace
