@@ -16,7 +16,8 @@
 // OpSelect all of whose pointer operands derive from the same parameter -- is
 // used only by those, by OpLoad, by OpStore and by OpAtomic* as the pointer,
 // and every type accessed is a scalar, a vector of at most 4 components, or
-// a struct or array of those (accessed leaf by leaf), never Volatile. At most
+// a struct or array of those (accessed leaf by leaf), Volatile only as a
+// 32-bit integer (below). At most
 // LoweringOptions::max_storage_buffers arguments of a kernel qualify, the
 // first in argument order.
 //
@@ -153,10 +154,14 @@ uint32_t access_alignment(const Module& m, const Instruction& access, uint32_t t
   return m.alignment_of(type);
 }
 
-// Whether a load or store is Volatile. Such an argument keeps its address:
-// the SPIR-V optimizer removes a loop that polls a storage buffer through
-// Volatile loads (spin_forever in tests/tools/run_test.cpp), and leaves it
-// through an address.
+// Whether a load or store is Volatile. The SPIR-V optimizer removes a loop
+// that polls a storage buffer through Volatile loads (spin_forever in
+// tests/tools/run_test.cpp), though not through an address, nor through
+// atomics. So a Volatile access of a 32-bit integer becomes a relaxed atomic
+// one at device scope, which performs every access the source asks for as
+// volatile does (and more); any other Volatile access keeps its argument's
+// address. Polling by address cost lavapipe a third of vkcl-bench's
+// message_passing (docs/performance.md, "Argument passing").
 bool is_volatile(const Instruction& access) {
   const size_t mask_at = access.opcode == Op::OpLoad ? 1 : 2;
   return access.words.size() > mask_at && (access.word(mask_at) & uint32_t(spv::MemoryAccessMask::Volatile));
@@ -168,6 +173,7 @@ struct Candidate {
   uint32_t index = 0;  // argument index
   std::unordered_set<uint32_t> derived;  // pointer values, the parameter included
   std::vector<uint32_t> leaf_types;      // the views: scalar and vector types accessed, each once
+  std::vector<size_t> volatile_accesses;  // positions of Volatile loads and stores, to become atomics
   bool written = false;
   bool qualifies = true;
 };
@@ -212,6 +218,9 @@ class BindStorageBuffers final : public Pass {
       if (binding == context.options.max_storage_buffers) c.qualifies = false;
       else ++binding;
     }
+    for (const Candidate& c : candidates)
+      if (c.qualifies)
+        for (size_t p : c.volatile_accesses) f.code[p] = relaxed_atomic(m, f.code[p]);
     binding = 0;
     for (const Candidate& c : candidates) {
       if (!c.qualifies) continue;
@@ -219,6 +228,21 @@ class BindStorageBuffers final : public Pass {
       rewrite(m, f, types, c, binding, aliased);
       context.storage_buffer_bindings[c.param] = binding++;
     }
+  }
+
+  // A Volatile OpLoad or OpStore as OpAtomicLoad or OpAtomicStore, relaxed,
+  // at device scope (OpenCL's memory_scope_device; map_memory_semantics maps
+  // it for the device, as it does every atomic's).
+  static Instruction relaxed_atomic(Module& m, const Instruction& access) {
+    const uint32_t device = m.constant_u32(uint32_t(spv::Scope::Device)), relaxed = m.constant_u32(0);
+    if (access.opcode == Op::OpLoad) {
+      Instruction load(Op::OpAtomicLoad, access.type_id, access.result_id);
+      load.id(access.word(0)).id(device).id(relaxed);
+      return load;
+    }
+    Instruction store(Op::OpAtomicStore, 0, 0);
+    store.id(access.word(0)).id(device).id(relaxed).id(access.word(1));
+    return store;
   }
 
   static void analyze(const Module& m, const Function& f, const ValueTypes& types,
@@ -248,7 +272,12 @@ class BindStorageBuffers final : public Pass {
         } else if ((i.opcode == Op::OpLoad && i.word(0) == value) ||
                    (i.opcode == Op::OpStore && i.word(0) == value && i.word(1) != value)) {
           const uint32_t pointee = m.pointee_of(types.at(value));
-          if (is_volatile(i) || !add_views(m, pointee, access_alignment(m, i, pointee), c.leaf_types)) return fail();
+          if (is_volatile(i)) {
+            const Instruction* t = m.find_global(pointee);
+            if (!t || t->opcode != Op::OpTypeInt || t->word(0) != 32) return fail();
+            c.volatile_accesses.push_back(p);
+          }
+          if (!add_views(m, pointee, access_alignment(m, i, pointee), c.leaf_types)) return fail();
           if (i.opcode == Op::OpStore) c.written = true;
         } else if (is_atomic(i.opcode) && i.word(0) == value &&
                    std::count(i.words.begin() + 1, i.words.end(), value) == 0) {

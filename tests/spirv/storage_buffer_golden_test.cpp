@@ -128,14 +128,25 @@ TEST(StorageBufferArguments, EscapingPointersKeepTheirAddresses) {
     __kernel void stored(__global int* a, __global ulong* table) { table[0] = (ulong)a; }
     __attribute__((noinline)) void helper(__global int* p) { p[0] = 1; }
     __kernel void passed(__global int* a) { helper(a); }
-    __kernel void compared(__global int* a, __global int* b, __global int* out) { out[0] = a == b; }
-    __kernel void polled(volatile __global int* flag, __global int* out) { while (*flag == 0) {} out[0] = 1; })");
+    __kernel void compared(__global int* a, __global int* b, __global int* out) { out[0] = a == b; })");
   EXPECT_HAS(c.reflection, "kernel stored\n(.*\n)*arg 0 a global_pointer 0 8\narg 1 table global_pointer storage_buffer 0\n");
   EXPECT_HAS(c.reflection, "kernel passed\n(.*\n)*arg 0 a global_pointer 0 8\n");
   EXPECT_HAS(c.reflection, "kernel compared\n(.*\n)*arg 0 a global_pointer 0 8\narg 1 b global_pointer 8 8\n");
-  // The SPIR-V optimizer would remove a loop polling a storage buffer.
-  EXPECT_HAS(c.reflection, "kernel polled\n(.*\n)*arg 0 flag global_pointer 0 8\narg 1 out global_pointer storage_buffer 0\n");
   EXPECT_HAS(c.reflection, "feature buffer_device_address\n");
+}
+
+// The SPIR-V optimizer removes a loop that polls a storage buffer through
+// Volatile loads: a volatile int is read with relaxed atomic loads instead,
+// and its loop stays; a volatile float keeps its address.
+TEST(StorageBufferArguments, VolatileIntegersPollThroughAtomicsOthersKeepTheirAddresses) {
+  const Compiled c = compile(R"(
+    __kernel void polled(volatile __global int* flag, __global int* out) { while (*flag == 0) {} out[0] = 1; }
+    __kernel void floats(volatile __global float* flag, __global int* out) { while (*flag == 0.0f) {} out[0] = 1; })");
+  EXPECT_HAS(c.reflection, "kernel polled\n(.*\n)*arg 0 flag global_pointer storage_buffer 0\narg 1 out global_pointer storage_buffer 1\n");
+  EXPECT_HAS(c.reflection, "kernel floats\n(.*\n)*arg 0 flag global_pointer 0 8\narg 1 out global_pointer storage_buffer 0\n");
+  EXPECT_HAS(c.text, "OpAtomicLoad %uint %\\w+ %uint_1 %uint_0");
+  const std::regex loop("OpLoopMerge");
+  EXPECT_EQ(std::distance(std::sregex_iterator(c.text.begin(), c.text.end(), loop), std::sregex_iterator()), 2) << c.text;
 }
 
 TEST(StorageBufferArguments, TheLimitLeavesLaterArgumentsTheirAddresses) {
