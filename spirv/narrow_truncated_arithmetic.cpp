@@ -17,8 +17,8 @@
 // Each 32-bit instruction is emitted right after the 64-bit one it mirrors
 // (so it is defined wherever that one is), and the truncation becomes an
 // OpCopyObject of the 32-bit root; the 64-bit instructions still used
-// elsewhere stay, the rest are left to the optimizer's dead-code
-// elimination. Scalars and vectors alike. A tree with any other leaf (a load,
+// elsewhere stay, the rest are removed (unused_values, pass.h). Scalars and
+// vectors alike. A tree with any other leaf (a load,
 // a phi, a function parameter, a vector constant) is left as it is:
 // truncating those too would add instructions, not remove them. Runs after
 // lower_builtin_variables and narrow_local_indices.

@@ -7,56 +7,17 @@
 
 #include <regex>
 #include <string>
-#include <string_view>
-#include <vector>
-
-#include <spirv-tools/libspirv.hpp>
 
 #include "compile_error.h"
-#include "lower_to_vulkan.h"
+#include "pass_assembly.h"
 
 namespace vkcl {
 namespace {
 
-// `body` (types, constants and functions) after a Kernel module's header,
-// with an OpName for every result id it defines, so that the disassembly
-// shows the ids by the names written here.
-std::string kernel_module(const std::string& body) {
-  std::string names;
-  const std::regex definition(R"(%(\w+) = )");
-  for (auto it = std::sregex_iterator(body.begin(), body.end(), definition); it != std::sregex_iterator(); ++it)
-    names += "OpName %" + (*it)[1].str() + " \"" + (*it)[1].str() + "\"\n";
-  return "OpCapability Kernel\nOpCapability Addresses\nOpCapability Linkage\nOpMemoryModel Physical64 OpenCL\n" + names + body;
-}
-
-// `passes` alone, in order, on the module spirv-as makes of `assembly` (SPIR-V
-// 1.4, as the translator writes); the result as text with friendly names.
-std::string run_passes(const std::vector<std::string>& passes, const std::string& assembly) {
-  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_4);
-  std::string messages;
-  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& at, const char* text) {
-    messages += "line " + std::to_string(at.line) + ": " + text + "\n";
-  });
-  std::vector<uint32_t> words;
-  if (!tools.Assemble(assembly, &words)) {
-    ADD_FAILURE() << "the test's assembly does not assemble:\n" << messages;
-    return {};
-  }
-  const VulkanModule lowered = run_lowering_passes(words, {}, passes);
-  std::string text;
-  EXPECT_TRUE(tools.Disassemble(lowered.words, &text,
-                                SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES));
-  return text;
-}
-
-std::string run_alone(std::string_view pass, const std::string& assembly) {
-  return run_passes({std::string(pass)}, assembly);
-}
-
-int count(const std::string& text, const std::string& pattern) {
-  const std::regex re(pattern);
-  return int(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
-}
+using test::count;
+using test::kernel_module;
+using test::run_alone;
+using test::run_passes;
 
 // ---------------------------------------------------------------------------
 // splat_select_conditions
