@@ -47,8 +47,9 @@ struct CompileOptions {
   bool denorms_are_zero = false;
   // LoweringOptions::max_storage_buffers: how many pointer arguments of a
   // kernel may become storage-buffer descriptors (0: addresses only). Unset:
-  // 0, addresses (docs/performance.md, "Argument passing"); build_program
-  // takes VKCL_STORAGE_BUFFER_ARGUMENTS (compile_options_for).
+  // 0, addresses. build_program chooses per device where it is unset: as many
+  // as the device binds on lavapipe, 0 on GPUs, or VKCL_STORAGE_BUFFER_ARGUMENTS
+  // (docs/performance.md, "Argument passing").
   std::optional<uint32_t> max_storage_buffers;
 };
 
