@@ -169,4 +169,17 @@ std::vector<size_t> Cfg::dominators(size_t n, size_t entry, const std::function<
   return idom;
 }
 
+void rewrite_loops_one_at_a_time(Function& f, const std::function<bool(Cfg&, const Cfg::Loop&)>& rewrite) {
+  Cfg cfg = Cfg::of(f);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Cfg::Loop& loop : cfg.loops())
+      if (rewrite(cfg, loop)) {
+        changed = true;
+        break;
+      }
+  }
+  cfg.write_back(f);
+}
+
 }  // namespace vkcl::spirv

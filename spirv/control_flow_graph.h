@@ -63,4 +63,10 @@ struct Cfg {
                                         std::vector<size_t>* reverse_post_order);
 };
 
+// Restructures `f`'s loops one at a time: `rewrite` either changes the CFG
+// and returns true, or leaves it as it was; after each change the loops are
+// found again, until no rewrite changes anything. Each caller's rewrite must
+// make progress that cannot go on forever, and says why.
+void rewrite_loops_one_at_a_time(Function& f, const std::function<bool(Cfg&, const Cfg::Loop&)>& rewrite);
+
 }  // namespace vkcl::spirv

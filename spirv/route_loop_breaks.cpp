@@ -228,20 +228,9 @@ class RouteLoopBreaks final : public Pass {
   std::string_view name() const override { return "route_loop_breaks"; }
 
   void run(Module& m, LoweringContext&) override {
-    for (Function& f : m.functions) {
-      Cfg cfg = Cfg::of(f);
-      // One loop at a time, the CFG analyzed again after each change; each
-      // change takes at least one constant out of a latch's phi, so this ends.
-      for (bool changed = true; changed;) {
-        changed = false;
-        for (const Cfg::Loop& loop : cfg.loops())
-          if (LoopBreakRouter(m, cfg, loop).run()) {
-            changed = true;
-            break;
-          }
-      }
-      cfg.write_back(f);
-    }
+    // Each change takes at least one constant out of a latch's phi, so this ends.
+    for (Function& f : m.functions)
+      rewrite_loops_one_at_a_time(f, [&](Cfg& cfg, const Cfg::Loop& loop) { return LoopBreakRouter(m, cfg, loop).run(); });
   }
 };
 

@@ -541,20 +541,9 @@ class UnrotateLoops final : public Pass {
   std::string_view name() const override { return "unrotate_loops"; }
 
   void run(Module& m, LoweringContext&) override {
-    for (Function& f : m.functions) {
-      Cfg cfg = Cfg::of(f);
-      // One loop at a time, the CFG analyzed again after each; each change
-      // takes a conditional branch out of a latch, so this ends.
-      for (bool changed = true; changed;) {
-        changed = false;
-        for (const Cfg::Loop& loop : cfg.loops())
-          if (LoopUnrotator(m, cfg, loop).run()) {
-            changed = true;
-            break;
-          }
-      }
-      cfg.write_back(f);
-    }
+    // Each change takes a conditional branch out of a latch, so this ends.
+    for (Function& f : m.functions)
+      rewrite_loops_one_at_a_time(f, [&](Cfg& cfg, const Cfg::Loop& loop) { return LoopUnrotator(m, cfg, loop).run(); });
   }
 };
 
