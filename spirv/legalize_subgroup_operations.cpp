@@ -24,7 +24,8 @@
 //    and 8-, 16- or 64-bit integers or 16-bit floats (or vectors of them) as
 //    the operated-on type: subgroup_extended_types (shaderSubgroupExtendedTypes).
 // Quad operations and partitioned operations never come from builtins/ and
-// are rejected.
+// are rejected, as are OpGroupNonUniformPartitionNV and
+// OpGroupNonUniformRotateKHR, which lie outside the core range of opcodes.
 #include <algorithm>
 #include <set>
 
@@ -116,6 +117,8 @@ class LegalizeSubgroupOperations final : public Pass {
     for (Function& f : m.functions) {
       ValueTypes types = value_types(m, f);
       for (Instruction& i : f.code) {
+        if (i.opcode == Op::OpGroupNonUniformPartitionNV || i.opcode == Op::OpGroupNonUniformRotateKHR)
+          throw ProgramError("sub-group instruction " + std::to_string(uint32_t(i.opcode)) + " is not supported");
         if (!is_group_non_uniform(i.opcode)) continue;
         any = true;
         check_scope(m, i);
@@ -130,6 +133,9 @@ class LegalizeSubgroupOperations final : public Pass {
             features.subgroup_shuffle_relative = true;
             break;
           case Kind::Arithmetic:
+            if (!is_core_group_operation(spv::GroupOperation(i.word(1))))
+              throw ProgramError(op_name(i.opcode) + " with group operation " + std::to_string(i.word(1)) +
+                                 " (a partitioned one) is not supported");
             if (spv::GroupOperation(i.word(1)) == spv::GroupOperation::ClusteredReduce) {
               check_cluster_size(m, i);
               needed.insert(Capability::GroupNonUniformClustered);
@@ -159,6 +165,11 @@ class LegalizeSubgroupOperations final : public Pass {
   }
 
  private:
+  static bool is_core_group_operation(spv::GroupOperation operation) {
+    return operation == spv::GroupOperation::Reduce || operation == spv::GroupOperation::InclusiveScan ||
+           operation == spv::GroupOperation::ExclusiveScan || operation == spv::GroupOperation::ClusteredReduce;
+  }
+
   static bool is_constant(const Module& m, uint32_t id) {
     const Instruction* c = m.find_global(id);
     return c && (c->opcode == Op::OpConstant || c->opcode == Op::OpConstantNull || c->opcode == Op::OpSpecConstant ||

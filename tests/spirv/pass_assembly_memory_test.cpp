@@ -664,5 +664,29 @@ TEST(LegalizeSubgroupOperations, AWorkgroupScopeAClusterOfThreeAndQuadOperations
   EXPECT_TRUE(contains(quad, "is not supported")) << quad;
 }
 
+// Partitioned operations (SPV_NV_shader_subgroup_partitioned) never come from
+// builtins/: a partitioned reduction and OpGroupNonUniformPartitionNV are
+// errors, not arithmetic that loses its capability.
+TEST(LegalizeSubgroupOperations, PartitionedOperationsAreErrors) {
+  const std::string reduce = error_of({"legalize_subgroup_operations"}, kernel_module(kSubgroupFunction + R"(
+        %sum = OpGroupNonUniformIAdd %uint %uint_3 PartitionedReduceNV %x %id
+               OpReturnValue %sum
+               OpFunctionEnd
+)"));
+  EXPECT_TRUE(contains(reduce, "a partitioned one) is not supported")) << reduce;
+  const std::string partition = error_of({"legalize_subgroup_operations"}, kernel_module(R"(
+       %uint = OpTypeInt 32 0
+     %v4uint = OpTypeVector %uint 4
+         %fn = OpTypeFunction %v4uint %uint
+          %f = OpFunction %v4uint None %fn
+          %x = OpFunctionParameter %uint
+      %entry = OpLabel
+     %groups = OpGroupNonUniformPartitionNV %v4uint %x
+               OpReturnValue %groups
+               OpFunctionEnd
+)"));
+  EXPECT_TRUE(contains(partition, "is not supported")) << partition;
+}
+
 }  // namespace
 }  // namespace vkcl
