@@ -11,9 +11,10 @@
 // goes through a struct { T } whose only member is Coherent:
 //     %w = OpBitcast %ptr_to_wrapper %p
 //     %c = OpAccessChain %ptr_to_T %w %uint_0      ; then OpLoad/OpStore %c
-// Kernels that neither fence global memory nor order it with an atomic
-// (acquire or release on a __global object) are left alone (nothing may
-// observe the difference); atomics themselves need no Coherent. Under the
+// Kernels with no barrier and no atomic (integer or float) whose semantics
+// include UniformMemory are left alone (nothing may observe the difference);
+// a relaxed atomic with UniformMemory counts too, which is safe if more than
+// needed. Atomics themselves need no Coherent. Under the
 // Vulkan memory model this pass does nothing: map_memory_semantics makes the
 // same accesses NonPrivatePointer instead.
 // Not covered: OpCopyMemory, which the lowering rejects today.
@@ -43,7 +44,7 @@ class MakeGlobalAccessesCoherent final : public Pass {
       size_t semantics_index;
       if (i.opcode == Op::OpControlBarrier) semantics_index = 2;
       else if (i.opcode == Op::OpMemoryBarrier) semantics_index = 1;
-      else if (i.opcode >= Op::OpAtomicLoad && i.opcode <= Op::OpAtomicXor) semantics_index = 2;  // Equal for a compare-exchange
+      else if (is_atomic(i.opcode)) semantics_index = 2;  // Equal for a compare-exchange
       else continue;
       auto semantics = m.constant_value(i.word(semantics_index));
       if (semantics && (*semantics & uint32_t(spv::MemorySemanticsMask::UniformMemory))) return true;

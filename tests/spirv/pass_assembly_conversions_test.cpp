@@ -15,27 +15,13 @@
 namespace vkcl {
 namespace {
 
+using test::captured;
+using test::captured_ids;
+using test::contains;
 using test::count;
 using test::kernel_module;
 using test::run_alone;
 using test::run_passes;
-
-// The ids (each with its %) that `pattern`'s groups capture in `text`; ""
-// for each, and a failure, where it does not match.
-std::vector<std::string> captured_ids(const std::string& text, const std::string& pattern) {
-  const std::regex re(pattern);
-  std::smatch match;
-  if (!std::regex_search(text, match, re)) {
-    ADD_FAILURE() << "no match for " << pattern << " in:\n" << text;
-    return std::vector<std::string>(re.mark_count());
-  }
-  std::vector<std::string> ids;
-  for (size_t group = 1; group < match.size(); ++group) ids.push_back(match[group].str());
-  return ids;
-}
-
-// The id that `pattern`'s one group captures in `text`.
-std::string captured(const std::string& text, const std::string& pattern) { return captured_ids(text, pattern).at(0); }
 
 // The id of the OpConstant of `type` that the disassembler prints as
 // `literal` (floats print with the digits that give the value back: 2^31 is
@@ -44,8 +30,6 @@ std::string constant(const std::string& text, const std::string& type, const std
   const std::string escaped = std::regex_replace(literal, std::regex(R"([.+\-])"), R"(\$&)");
   return captured(text, "(%\\w+) = OpConstant " + type + " " + escaped + "\n");
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // ---------------------------------------------------------------------------
 // lower_saturating_conversions
