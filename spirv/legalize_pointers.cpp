@@ -12,7 +12,9 @@
 // lower_pointer_selection, program-scope __constant variables by
 // lower_program_scope_constants. Not handled yet (CompileError): pointers to
 // __local/__private memory loaded from memory, casts between such pointer
-// types, the generic address space, and program-scope __global variables.
+// types, pointer arithmetic past a whole __local or __private variable (an
+// element index other than 0 on the variable itself), the generic address
+// space, and program-scope __global variables.
 #include <algorithm>
 #include <set>
 #include <unordered_map>

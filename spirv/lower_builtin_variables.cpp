@@ -67,19 +67,30 @@ class KernelBuiltins {
       case BuiltIn::NumWorkgroups: return finish(field(NDRangeField::NumGroups), type, result);
       case BuiltIn::WorkDim: return finish(field(NDRangeField::WorkDim), type, result);
       case BuiltIn::LocalInvocationIndex: return finish(vulkan_input(BuiltIn::LocalInvocationIndex, uint_), type, result);
+      // (Each operand is emitted in its own statement: C++ leaves the order
+      // in which a call's arguments are evaluated open, and the module's
+      // instruction order should not depend on the compiler that built vkcl.)
       case BuiltIn::GlobalInvocationId: {
-        uint32_t scaled = binary(Op::OpIMul, uvec3_, vulkan_input(BuiltIn::WorkgroupId, uvec3_), enqueued_local_size());
-        uint32_t local = binary(Op::OpIAdd, uvec3_, scaled, vulkan_input(BuiltIn::LocalInvocationId, uvec3_));
-        return finish(binary(Op::OpIAdd, uvec3_, local, field(NDRangeField::GlobalIdBase)), type, result);
+        const uint32_t group = vulkan_input(BuiltIn::WorkgroupId, uvec3_);
+        const uint32_t scaled = binary(Op::OpIMul, uvec3_, group, enqueued_local_size());
+        const uint32_t local_id = vulkan_input(BuiltIn::LocalInvocationId, uvec3_);
+        const uint32_t local = binary(Op::OpIAdd, uvec3_, scaled, local_id);
+        const uint32_t base = field(NDRangeField::GlobalIdBase);
+        return finish(binary(Op::OpIAdd, uvec3_, local, base), type, result);
       }
       case BuiltIn::GlobalLinearId: {
         // (z * global_size.y + y) * global_size.x + x, of the global id less the global offset.
-        uint32_t scaled = binary(Op::OpIMul, uvec3_, group_id(), enqueued_local_size());
-        uint32_t id = binary(Op::OpIAdd, uvec3_, scaled, vulkan_input(BuiltIn::LocalInvocationId, uvec3_));
-        uint32_t size = field(NDRangeField::GlobalSize);
-        uint32_t zy = binary(Op::OpIAdd, uint_, binary(Op::OpIMul, uint_, component(id, 2), component(size, 1)),
-                             component(id, 1));
-        uint32_t linear = binary(Op::OpIAdd, uint_, binary(Op::OpIMul, uint_, zy, component(size, 0)), component(id, 0));
+        const uint32_t group = group_id();
+        const uint32_t scaled = binary(Op::OpIMul, uvec3_, group, enqueued_local_size());
+        const uint32_t local_id = vulkan_input(BuiltIn::LocalInvocationId, uvec3_);
+        const uint32_t id = binary(Op::OpIAdd, uvec3_, scaled, local_id);
+        const uint32_t size = field(NDRangeField::GlobalSize);
+        const uint32_t z = component(id, 2), size_y = component(size, 1);
+        const uint32_t z_rows = binary(Op::OpIMul, uint_, z, size_y);
+        const uint32_t zy = binary(Op::OpIAdd, uint_, z_rows, component(id, 1));
+        const uint32_t size_x = component(size, 0);
+        const uint32_t zy_rows = binary(Op::OpIMul, uint_, zy, size_x);
+        const uint32_t linear = binary(Op::OpIAdd, uint_, zy_rows, component(id, 0));
         return finish(linear, type, result);
       }
       case BuiltIn::SubgroupId:
@@ -87,8 +98,10 @@ class KernelBuiltins {
       case BuiltIn::SubgroupMaxSize: return finish(subgroup_input(BuiltIn::SubgroupSize), type, result);
       case BuiltIn::SubgroupSize: {
         uint32_t size = subgroup_input(BuiltIn::SubgroupSize);
-        uint32_t before = binary(Op::OpIMul, uint_, subgroup_input(BuiltIn::SubgroupId), size);
-        uint32_t left = binary(Op::OpISub, uint_, items(context_.workgroup_size), before);
+        const uint32_t sub_group = subgroup_input(BuiltIn::SubgroupId);
+        uint32_t before = binary(Op::OpIMul, uint_, sub_group, size);
+        const uint32_t work_items = items(context_.workgroup_size);
+        uint32_t left = binary(Op::OpISub, uint_, work_items, before);
         uint32_t partial = binary(Op::OpULessThan, m_.type_bool(), left, size);
         uint32_t value = m_.new_id();
         out_->push_back(std::move(Instruction(Op::OpSelect, uint_, value).id(partial).id(left).id(size)));
@@ -105,7 +118,8 @@ class KernelBuiltins {
 
  private:
   uint32_t group_id() {
-    return binary(Op::OpIAdd, uvec3_, vulkan_input(BuiltIn::WorkgroupId, uvec3_), field(NDRangeField::GroupOffset));
+    const uint32_t group = vulkan_input(BuiltIn::WorkgroupId, uvec3_);
+    return binary(Op::OpIAdd, uvec3_, group, field(NDRangeField::GroupOffset));
   }
 
   uint32_t enqueued_local_size() {
