@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -182,7 +183,7 @@ struct ProgramState {
   std::function<Program::Module()> by_address_module;
   std::shared_ptr<ProgramState> by_address;
   ProgramState& by_address_state();
-  uint32_t kernel_index(std::string_view name) const;  // throws Error when there is none
+  std::optional<uint32_t> find_kernel(std::string_view name) const;
 
   // Rounded up to 4: VkPushConstantRange sizes must be multiples of 4.
   static uint32_t push_range_size(const KernelReflection& kernel) { return (kernel.push_constant_size + 3) & ~3u; }

@@ -50,14 +50,16 @@ void Kernel::set_arg(uint32_t index, const Buffer& buffer, size_t offset) {
   const VkPhysicalDeviceLimits& limits = b.device->properties.limits;
   const uint64_t range = b.size - offset;
   bool needs_address = false;
-  if (a.binding && program_->by_address_module) {  // a storage-buffer descriptor, else an address
-    needs_address = offset % limits.minStorageBufferOffsetAlignment != 0 || range > limits.maxStorageBufferRange;
-  } else if (a.binding) {  // a storage-buffer descriptor (spirv/bind_storage_buffers.cpp)
-    if (offset % limits.minStorageBufferOffsetAlignment != 0)
+  if (a.binding) {  // a storage-buffer descriptor (spirv/bind_storage_buffers.cpp)
+    const bool misaligned = offset % limits.minStorageBufferOffsetAlignment != 0;
+    const bool too_long = range > limits.maxStorageBufferRange;
+    // What a binding cannot take, the program's module with addresses can, where it has one (Program).
+    needs_address = (misaligned || too_long) && program_->by_address_module;
+    if (misaligned && !needs_address)
       throw Error(describe_arg(index) + ": offset " + std::to_string(offset) +
                   " is not a multiple of minStorageBufferOffsetAlignment = " +
                   std::to_string(limits.minStorageBufferOffsetAlignment) + ", which the argument's storage buffer needs");
-    if (range > limits.maxStorageBufferRange)
+    if (too_long && !needs_address)
       throw Error(describe_arg(index) + ": " + std::to_string(range) + " bytes from offset " + std::to_string(offset) +
                   " exceed maxStorageBufferRange = " + std::to_string(limits.maxStorageBufferRange) +
                   " bytes of one storage buffer");

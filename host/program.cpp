@@ -215,15 +215,13 @@ const ModuleReflection& Program::reflection() const { return state_->reflection;
 const std::vector<std::string>& Program::pipeline_statistics() const { return state_->statistics; }
 
 Kernel Program::kernel(std::string_view name) const {
-  const auto& kernels = state_->reflection.kernels;
-  for (uint32_t i = 0; i < kernels.size(); ++i)
-    if (kernels[i].name == name) {
-      state_->layout(i);  // checks the push-constant size now rather than at the first run
-      state_->check_required_sub_group_size(i);
-      return Kernel(state_, i);
-    }
+  if (std::optional<uint32_t> i = state_->find_kernel(name)) {
+    state_->layout(*i);  // checks the push-constant size now rather than at the first run
+    state_->check_required_sub_group_size(*i);
+    return Kernel(state_, *i);
+  }
   std::string list;
-  for (const auto& k : kernels) list += (list.empty() ? "" : ", ") + k.name;
+  for (const auto& k : state_->reflection.kernels) list += (list.empty() ? "" : ", ") + k.name;
   throw Error("the module has no kernel '" + std::string(name) + "'; it has: " + (list.empty() ? "(none)" : list));
 }
 
@@ -237,10 +235,10 @@ ProgramState& ProgramState::by_address_state() {
   return *by_address;
 }
 
-uint32_t ProgramState::kernel_index(std::string_view name) const {
+std::optional<uint32_t> ProgramState::find_kernel(std::string_view name) const {
   for (uint32_t i = 0; i < reflection.kernels.size(); ++i)
     if (reflection.kernels[i].name == name) return i;
-  throw Error("the module passing pointers by address has no kernel '" + std::string(name) + "'");
+  return std::nullopt;
 }
 
 VkPipelineLayout ProgramState::layout(uint32_t kernel_index) {

@@ -42,7 +42,9 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
   // program's module that passes pointers by address (Program's constructor).
   const bool by_address = std::ranges::any_of(kernel.args_, [](const Kernel::ArgValue& v) { return v.needs_address; });
   detail::ProgramState& program = by_address ? kernel.program_->by_address_state() : *kernel.program_;
-  const uint32_t kernel_index = by_address ? program.kernel_index(kernel.name()) : kernel.kernel_index_;
+  const std::optional<uint32_t> found = by_address ? program.find_kernel(kernel.name()) : kernel.kernel_index_;
+  if (!found) throw Error("kernel '" + kernel.name() + "': the program's module with addresses has no such kernel");
+  const uint32_t kernel_index = *found;
   const KernelReflection& k = program.reflection.kernels[kernel_index];
   const std::vector<std::byte> by_address_arguments = by_address ? kernel.arguments_for(k) : std::vector<std::byte>();
   const std::vector<std::byte>& arguments = by_address ? by_address_arguments : kernel.arguments_;

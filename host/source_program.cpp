@@ -19,16 +19,18 @@
 namespace vkcl {
 namespace {
 
-// Whether VKCL_STORAGE_BUFFER_ARGUMENTS=<n> is set: then it decides, for every device.
-bool storage_buffer_arguments_asked() {
+// VKCL_STORAGE_BUFFER_ARGUMENTS=<n>, where set: then it decides, for every device.
+std::optional<uint32_t> storage_buffer_arguments_asked() {
   const char* chosen = std::getenv("VKCL_STORAGE_BUFFER_ARGUMENTS");
-  return chosen && *chosen;
+  if (!chosen || !*chosen) return std::nullopt;
+  return uint32_t(std::strtoul(chosen, nullptr, 10));
 }
 
 // As many storage-buffer arguments per kernel as the device binds, where
 // they were measured faster than buffer addresses: on lavapipe (a CPU
-// device), addresses cost 7-10% on vkcl-bench's workloads; on the H100 storage
-// buffers were never faster (docs/performance.md, "Argument passing").
+// device), vkcl-bench ran at 0.53-0.85x of its twins with addresses and
+// 0.83-1.05x with storage buffers; on the H100 storage buffers were never
+// faster (docs/performance.md, "Argument passing").
 uint32_t preferred_storage_buffer_arguments(const Device& device) {
   if (device.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) return 0;
   return device.max_storage_buffer_arguments();
@@ -165,9 +167,7 @@ CompileOptions compile_options_for(const ModuleFeatures& device_features, Compil
     // asks for up to n per kernel where the device can push them: the
     // differential test covers storage buffers with it on lavapipe, and
     // tools/gpu-bundle.sh records such modules for the GPU to replay.
-    const char* chosen = std::getenv("VKCL_STORAGE_BUFFER_ARGUMENTS");
-    const uint32_t asked = storage_buffer_arguments_asked() ? uint32_t(std::strtoul(chosen, nullptr, 10)) : 0;
-    options.max_storage_buffers = device_features.push_descriptor ? asked : 0;
+    options.max_storage_buffers = device_features.push_descriptor ? storage_buffer_arguments_asked().value_or(0) : 0;
   }
   return options;
 }
