@@ -394,7 +394,7 @@ class LoopUnrotator {
   // (its value from the latch): the loop now leaves from H', which the body
   // no longer dominates. (The header's own phis move to H' and can be carried.)
   bool uses_after_the_loop_can_be_carried() {
-    std::unordered_set<uint32_t> defined;
+    std::unordered_set<uint32_t>& defined = body_definitions_;
     for (size_t b = 0; b < cfg_.blocks.size(); ++b)
       if (loop_.body[b])
         for (const Instruction& i : block(b).body)
@@ -444,12 +444,8 @@ class LoopUnrotator {
     // when H' leaves; a header phi's value on the last trip needs a phi of
     // its own in H', which holds it one trip later (on entry: its first value,
     // never read, as the loop then always runs a trip before it leaves).
-    std::unordered_set<uint32_t> header_phis, defined;
+    std::unordered_set<uint32_t> header_phis;
     for (const Instruction& phi : new_header.body) header_phis.insert(phi.result_id);
-    for (size_t b = 0; b < cfg_.blocks.size(); ++b)
-      if (loop_.body[b])
-        for (const Instruction& i : block(b).body)
-          if (i.result_id) defined.insert(i.result_id);
     std::unordered_map<uint32_t, uint32_t> on_last_trip;
     std::vector<Instruction> last_trip_phis;
     auto last_trip = [&](uint32_t phi) {
@@ -466,7 +462,7 @@ class LoopUnrotator {
           if (!(b == merge_ && i.opcode == Op::OpPhi))
             i.for_each_used_id([&](uint32_t& id) {
               if (header_phis.contains(id)) id = last_trip(id);
-              else if (defined.contains(id)) id = carrier_in(new_header, id);
+              else if (body_definitions_.contains(id)) id = carrier_in(new_header, id);
             });
     new_header.body.insert(new_header.body.end(), last_trip_phis.begin(), last_trip_phis.end());
     if (merge_ != Cfg::kNone) carry_merge_values(new_header, guard_goes);
@@ -534,6 +530,8 @@ class LoopUnrotator {
   bool enter_on_true_ = false;
   Comparison header_test_;
   bool header_test_is_the_guard_ = false;
+  // What the loop defines, its header's phis excepted (uses_after_the_loop_can_be_carried).
+  std::unordered_set<uint32_t> body_definitions_;
 };
 
 class UnrotateLoops final : public Pass {
