@@ -8,11 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "reflection.h"
+#include "vulkan_module.h"
 
 namespace vkcl {
-
-enum class MemoryModel { Vulkan, GLSL450 };
 
 struct LoweringOptions {
   MemoryModel memory_model = MemoryModel::Vulkan;
@@ -26,11 +24,6 @@ struct LoweringOptions {
   // (32 is the least maxPushDescriptors Vulkan allows). Addresses by
   // default: docs/performance.md, "Argument passing".
   uint32_t max_storage_buffers = 0;
-};
-
-struct VulkanModule {
-  std::vector<uint32_t> words;
-  ModuleReflection reflection;
 };
 
 // Runs the lowering passes in order, then the SPIRV-Tools optimizer (when

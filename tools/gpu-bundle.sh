@@ -20,7 +20,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/tools/build.sh"
 rm -rf "$root/build-gpu/modules"
 # build_program passes pointers as storage buffers on lavapipe and by address
-# on a GPU (host/source_program.cpp), and the module key says which: record
+# on a GPU (api/source_program.cpp), and the module key says which: record
 # what the GPU will ask for.
 export VKCL_STORAGE_BUFFER_ARGUMENTS=0
 mkdir -p "$root/build-gpu/modules"

@@ -1,20 +1,28 @@
-# `cmake --install` for vkcl: the host runtime (vkcl::host), its headers, clc
-# and, when it is part of the build, the runner vkcl-run, in GNUInstallDirs
-# places, with a CMake package so that a consumer project can write
+# `cmake --install` for vkcl: the runtime, the compiler as a library, what
+# joins them, clc and vkcl-run, in GNUInstallDirs places, with a CMake
+# package so that a consumer project can write
 #
 #   find_package(vkcl 0.1 REQUIRED)
-#   target_link_libraries(app PRIVATE vkcl::host)
+#   target_link_libraries(app PRIVATE vkcl::host)         # modules clc wrote
+#   target_link_libraries(app PRIVATE vkcl::from_source)  # build_program from source
 #
 # Installed:
 #   bin/clc, bin/vkcl-run
-#   lib/libvkcl_host.a (volk compiled in), lib/libvkcl_reflection.a
-#   include/vkcl/*.h (the API) and include/vkcl/reflection.h, which the API
-#     includes as "reflection.h": found next to the including header
+#   lib/libvkcl_contract.a, lib/libvkcl_host.a (volk compiled in),
+#   lib/libvkcl_from_source.a; with the compiler also lib/libvkcl_compiler.a,
+#   lib/libvkcl_spirv.a and lib/libvkcl_builtins_bitcode.a
+#   include/vkcl/: the runtime's API (host.h, ...), the contract's headers
+#     (reflection.h, vulkan_module.h, compile_options.h, compile_error.h),
+#     source_program.h, and compiler.h where the compiler is installed. The
+#     API includes the contract's headers as "reflection.h" and so on: found
+#     next to the including header.
 #   lib/cmake/vkcl/vkclConfig.cmake, vkclConfigVersion.cmake, vkclTargets*.cmake
 #
 # vkcl::host carries what its users need: the include directory, volk's
 # (Debian's libvulkan-volk-dev puts volk.h in /usr/include), VK_NO_PROTOTYPES,
-# C++20, Vulkan::Headers (the package config finds Vulkan) and libdl.
+# C++20, Vulkan::Headers (the package config finds Vulkan) and libdl. The
+# compiler's libraries are static and link Debian's LLVM, clang, translator
+# and SPIRV-Tools, which the package config finds again (vkclConfig.cmake.in).
 # Included from the top-level CMakeLists.txt after every target exists.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -26,6 +34,9 @@ set(VKCL_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/vkcl)
 # target use include/. Directories elsewhere (volk's) stay as they are.
 function(vkcl_make_includes_installable target)
   get_target_property(dirs ${target} INTERFACE_INCLUDE_DIRECTORIES)
+  if(NOT dirs)
+    set(dirs)
+  endif()
   set(result)
   foreach(dir IN LISTS dirs)
     cmake_path(IS_PREFIX PROJECT_SOURCE_DIR "${dir}" in_source)
@@ -40,19 +51,26 @@ function(vkcl_make_includes_installable target)
   set_target_properties(${target} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${result}")
 endfunction()
 
-vkcl_make_includes_installable(vkcl_host)
-vkcl_make_includes_installable(vkcl_reflection)
-set_target_properties(vkcl_host PROPERTIES EXPORT_NAME host)
-set_target_properties(vkcl_reflection PROPERTIES EXPORT_NAME reflection)
-
-install(TARGETS vkcl_host vkcl_reflection
+set(vkcl_libraries vkcl_contract vkcl_host vkcl_from_source)
+if(VKCL_WITH_COMPILER)
+  list(APPEND vkcl_libraries vkcl_compiler vkcl_spirv vkcl_builtins_bitcode)
+endif()
+foreach(library IN LISTS vkcl_libraries)
+  vkcl_make_includes_installable(${library})
+  # vkcl::host, vkcl::compiler, ...: the name without its vkcl_ prefix.
+  string(REGEX REPLACE "^vkcl_" "" export_name ${library})
+  set_target_properties(${library} PROPERTIES EXPORT_NAME ${export_name})
+endforeach()
+install(TARGETS ${vkcl_libraries}
         EXPORT vkclTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# source_program.h needs the compiler's headers and library, which are not installed.
-file(GLOB vkcl_host_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/host/vkcl/*.h)
-list(FILTER vkcl_host_headers EXCLUDE REGEX "/source_program\\.h$")
-install(FILES ${vkcl_host_headers} ${PROJECT_SOURCE_DIR}/spirv/reflection.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vkcl)
+
+file(GLOB vkcl_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/host/vkcl/*.h ${PROJECT_SOURCE_DIR}/spirv/contract/*.h
+                                         ${PROJECT_SOURCE_DIR}/api/vkcl/*.h)
+if(VKCL_WITH_COMPILER)
+  list(APPEND vkcl_headers ${PROJECT_SOURCE_DIR}/tools/clc/compiler.h)
+endif()
+install(FILES ${vkcl_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vkcl)
 
 # The tools link LLVM, clang and the translator from /usr/lib/llvm-15/lib:
 # keep that directory in the installed binaries' RPATH.
@@ -71,6 +89,15 @@ endif()
 install(EXPORT vkclTargets
         NAMESPACE vkcl::
         DESTINATION ${VKCL_INSTALL_CMAKEDIR})
+# The package config finds the compiler's dependencies only where it was
+# installed. LLVM's and clang's shared libraries are named by the files this
+# build linked: LLVMConfig.cmake needs the C language enabled, which a
+# consumer's project need not have.
+set(VKCL_PACKAGE_HAS_COMPILER ${VKCL_WITH_COMPILER})
+if(VKCL_WITH_COMPILER)
+  get_target_property(VKCL_LLVM_LIBRARY LLVM LOCATION)
+  get_target_property(VKCL_CLANG_CPP_LIBRARY clang-cpp LOCATION)
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/vkclConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/package/vkclConfig.cmake
                               INSTALL_DESTINATION ${VKCL_INSTALL_CMAKEDIR}

@@ -18,7 +18,7 @@
 // (emulate_flush_to_zero.h), so that code that is wrong only there shows
 // here too.
 //
-// Built with build_program from host/vkcl/source_program.h (OpenCL C 3.0).
+// Built with build_program from api/vkcl/source_program.h (OpenCL C 3.0).
 #include <gtest/gtest.h>
 
 #include <array>

@@ -1,6 +1,7 @@
 # The install test: `cmake --install` of this build into a fresh prefix, then
 # tests/install/consumer configured with only that prefix, built, and run; the
-# installed clc compiles the consumer's kernel. Every step's output is kept
+# installed clc compiles the consumer's kernel, and, with the compiler, a
+# second consumer compiles it through the installed library and build_program. Every step's output is kept
 # under WORK_DIR for a look after a failure. WITH_CLC and WITH_RUN (0 or 1)
 # say whether the build has clc and vkcl-run, which must then be installed;
 # without clc the consumer only creates a device and a buffer.
@@ -34,11 +35,13 @@ endfunction()
 step(install ${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${prefix})
 
 # What must be there, in the places GNUInstallDirs names on Debian (lib, not lib64).
-set(expected include/vkcl/host.h include/vkcl/reflection.h lib/libvkcl_host.a lib/libvkcl_reflection.a
+set(expected include/vkcl/host.h include/vkcl/reflection.h include/vkcl/compile_error.h
+             lib/libvkcl_host.a lib/libvkcl_contract.a lib/libvkcl_from_source.a
              lib/cmake/vkcl/vkclConfig.cmake lib/cmake/vkcl/vkclConfigVersion.cmake
              lib/cmake/vkcl/vkclTargets.cmake)
 if(WITH_CLC)
-  list(APPEND expected bin/clc)
+  list(APPEND expected bin/clc include/vkcl/compiler.h include/vkcl/source_program.h lib/libvkcl_compiler.a
+                       lib/libvkcl_spirv.a lib/libvkcl_builtins_bitcode.a)
 endif()
 if(WITH_RUN)
   list(APPEND expected bin/vkcl-run)
@@ -65,3 +68,8 @@ step(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK_DIR}/build -
 step(build ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(run ${CMAKE_COMMAND} -E env VKCL_VALIDATION=1 ${WORK_DIR}/build/vkcl_consumer ${kernel})
 message(STATUS "${step_output}")
+if(WITH_CLC)
+  step(run_from_source ${CMAKE_COMMAND} -E env VKCL_VALIDATION=1
+       ${WORK_DIR}/build/vkcl_consumer_from_source ${SOURCE_DIR}/consumer/add_one.cl)
+  message(STATUS "${step_output}")
+endif()

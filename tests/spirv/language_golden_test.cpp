@@ -28,6 +28,7 @@
 
 #include "barrier_inspection.h"
 #include "compiler.h"
+#include "lower_to_vulkan.h"
 #include "module.h"
 #include "reflection.h"
 

@@ -12,6 +12,7 @@
 
 #include "frontend.h"
 #include "link_builtins.h"
+#include "lower_to_vulkan.h"
 #include "translate.h"
 
 namespace vkcl {

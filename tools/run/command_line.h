@@ -10,7 +10,8 @@
 #include <variant>
 #include <vector>
 
-#include "compiler.h"
+#include "compile_error.h"
+#include "compile_options.h"
 #include "values.h"
 
 namespace vkcl::run {

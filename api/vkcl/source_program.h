@@ -1,4 +1,5 @@
-// Programs built from OpenCL C source for one device (library vkcl::host_compiler).
+// Programs built from OpenCL C source for one device (library vkcl::from_source,
+// which joins the compiler to the runtime: api/CMakeLists.txt).
 //
 // The compiler is told what the device supports: the Vulkan memory model
 // where the device has vulkanMemoryModel (with Device scope only where it
@@ -21,8 +22,10 @@
 #include <string>
 #include <string_view>
 
-#include "compiler.h"
+#include "compile_error.h"
+#include "compile_options.h"
 #include "reflection.h"
+#include "vulkan_module.h"
 #include "vkcl/program.h"
 
 namespace vkcl {

@@ -1,11 +1,12 @@
 // The one thing build_program needs from the compiler, linked in one of two
-// ways: compile_in_process.cpp (vkcl::host_compiler, with LLVM) or
+// ways: compile_in_process.cpp (with the compiler, vkcl::compiler) or
 // compile_unavailable.cpp (a build without the compiler).
 #pragma once
 
 #include <string_view>
 
-#include "compiler.h"
+#include "compile_options.h"
+#include "vulkan_module.h"
 
 namespace vkcl::detail {
 
