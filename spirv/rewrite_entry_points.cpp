@@ -18,11 +18,26 @@
 namespace vkcl::spirv {
 namespace {
 
-// The function a wrapper calls, or the wrapper itself when it is the body.
-uint32_t kernel_body(const Function& wrapper) {
-  for (const Instruction& i : wrapper.code)
-    if (i.opcode == Op::OpFunctionCall) return i.word(0);
-  return wrapper.id();
+// The function a wrapper calls, or the entry point itself when it is the
+// body. A wrapper, as the translator writes it, holds nothing but its
+// parameters and one call of the body: an entry point that does anything
+// else is the body, though it may call a function (which is not the kernel).
+uint32_t kernel_body(const Function& entry_point) {
+  uint32_t body = 0;
+  for (const Instruction& i : entry_point.code) {
+    switch (i.opcode) {
+      case Op::OpFunction: case Op::OpFunctionParameter: case Op::OpLabel: case Op::OpReturn:
+      case Op::OpFunctionEnd: case Op::OpLine: case Op::OpNoLine:
+        break;
+      case Op::OpFunctionCall:
+        if (body != 0) return entry_point.id();
+        body = i.word(0);
+        break;
+      default:
+        return entry_point.id();
+    }
+  }
+  return body != 0 ? body : entry_point.id();
 }
 
 class RewriteEntryPoints final : public Pass {
