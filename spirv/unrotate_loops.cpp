@@ -234,7 +234,7 @@ class LoopUnrotator {
       if (phi.opcode != Op::OpPhi) break;
       const uint32_t first = incoming(phi, entry_), next = incoming(phi, latch_);
       if (enter)
-        if (std::optional<Comparison> on_first = enter->with_on_left(first))
+        if (std::optional<Comparison> on_first = with_zero_as_unsigned_bound(enter->with_on_left(first), *stay, next))
           if (same_test_on_next(*on_first, *stay, next) || guard_holds_on_every_trip(*on_first, *stay, phi.result_id, next)) {
             header_test_ = Comparison{on_first->op, phi.result_id, on_first->rhs};
             header_test_is_the_guard_ = true;
@@ -248,15 +248,26 @@ class LoopUnrotator {
     return false;
   }
 
+  // LLVM writes the guard `0 <u n` of a loop counting up from 0 as `n != 0`:
+  // where the latch goes on while `next <u n`, the guard is read as the
+  // comparison it is, so that it is the same test as the latch's.
+  std::optional<Comparison> with_zero_as_unsigned_bound(std::optional<Comparison> on_first, const Comparison& stay,
+                                                         uint32_t next) const {
+    if (!on_first || on_first->op != Op::OpINotEqual) return on_first;
+    const std::optional<Comparison> on_next = stay.with_on_left(next);
+    if (!on_next || on_next->op != Op::OpULessThan || on_next->rhs != on_first->rhs) return on_first;
+    if (m_.constant_value(on_first->lhs) != std::optional<uint64_t>(0)) return on_first;  // OpConstant only
+    return Comparison{Op::OpULessThan, on_first->lhs, on_first->rhs};
+  }
+
   static bool same_test_on_next(const Comparison& on_first, const Comparison& stay, uint32_t next) {
     const std::optional<Comparison> on_next = stay.with_on_left(next);
     return on_next && on_next->op == on_first.op && on_next->rhs == on_first.rhs;
   }
 
   std::optional<uint32_t> width_of(uint32_t type) const {
-    const Instruction* t = m_.find_global(type);
-    if (!t || t->opcode != Op::OpTypeInt || t->word(0) > 64) return std::nullopt;
-    return t->word(0);
+    const std::optional<uint32_t> width = m_.integer_width(type);
+    return width && *width <= 64 ? width : std::nullopt;
   }
 
   // `id` as a constant of `width` bits, read as signed or unsigned.
