@@ -175,9 +175,50 @@ void Module::replace_all_uses(uint32_t from, uint32_t to) {
   });
 }
 
+namespace {
+
+// The key of a type or constant: what makes two of them the same.
+std::vector<uint32_t> operands_key(const Instruction& i) {
+  std::vector<uint32_t> key{uint32_t(i.opcode), i.type_id};
+  key.insert(key.end(), i.words.begin(), i.words.end());
+  return key;
+}
+
+}  // namespace
+
+size_t Module::OperandsHash::operator()(const std::vector<uint32_t>& words) const {
+  size_t hash = 0xcbf29ce484222325u;
+  for (uint32_t w : words) hash = (hash ^ w) * 0x100000001b3u;
+  return hash;
+}
+
+void Module::reindex_globals() const {
+  global_index_.position_by_id.clear();
+  global_index_.id_by_operands.clear();
+  for (size_t p = 0; p < globals.size(); ++p) {
+    global_index_.position_by_id[globals[p].result_id] = p;
+    global_index_.id_by_operands.try_emplace(operands_key(globals[p]), globals[p].result_id);
+  }
+}
+
+const Instruction* Module::indexed_global(uint32_t id) const {
+  auto it = global_index_.position_by_id.find(id);
+  if (it == global_index_.position_by_id.end() || it->second >= globals.size()) return nullptr;
+  const Instruction& g = globals[it->second];
+  return g.result_id == id ? &g : nullptr;
+}
+
+const Instruction* Module::scan_globals(const std::function<bool(const Instruction&)>& matches) const {
+  auto it = std::find_if(globals.begin(), globals.end(), matches);
+  if (it == globals.end()) return nullptr;
+  reindex_globals();
+  return &*it;
+}
+
 const Instruction* Module::find_global(uint32_t id) const {
-  auto it = std::find_if(globals.begin(), globals.end(), [&](const Instruction& i) { return i.result_id == id; });
-  return it == globals.end() ? nullptr : &*it;
+  if (id == 0) return nullptr;
+  if (const Instruction* g = indexed_global(id)) return g;
+  return scan_globals([&](const Instruction& i) { return i.result_id == id; });
 }
 
 Instruction* Module::find_global(uint32_t id) {
@@ -202,11 +243,23 @@ std::string Module::name_of(uint32_t id) const {
 }
 
 uint32_t Module::find_or_add_global(Instruction inst) {
-  for (const Instruction& g : globals)
-    if (same_operands(g, inst)) return g.result_id;
+  std::vector<uint32_t> key = operands_key(inst);
+  if (auto it = global_index_.id_by_operands.find(key); it != global_index_.id_by_operands.end())
+    if (const Instruction* g = indexed_global(it->second); g && same_operands(*g, inst)) return g->result_id;
+  if (const Instruction* g = scan_globals([&](const Instruction& i) { return same_operands(i, inst); }))
+    return g->result_id;
   inst.result_id = new_id();
   globals.push_back(inst);
+  global_index_.position_by_id[inst.result_id] = globals.size() - 1;
+  global_index_.id_by_operands[std::move(key)] = inst.result_id;
   return inst.result_id;
+}
+
+std::optional<uint32_t> Module::integer_width(uint32_t type, bool vectors_too) const {
+  const Instruction* t = find_global(type);
+  if (vectors_too && t != nullptr && t->opcode == Op::OpTypeVector) t = find_global(t->word(0));
+  if (t == nullptr || t->opcode != Op::OpTypeInt) return std::nullopt;
+  return t->word(0);
 }
 
 uint32_t Module::type_void() { return find_or_add_global(Instruction(Op::OpTypeVoid, 0, 0)); }

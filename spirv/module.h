@@ -5,7 +5,7 @@
 // it must go. Each instruction records which of its operand words are ids,
 // so that uses can be found and replaced without consulting the grammar
 // again. The helpers find-or-create types and constants so that passes never
-// emit duplicates.
+// emit duplicates, through an index that checks itself (GlobalIndex below).
 //
 // Why not SPIRV-Tools' own IR (source/opt: IRContext with its def-use,
 // CFG, dominator and type analyses), as the SPIRV-Tools optimizer's passes
@@ -109,6 +109,8 @@ struct Module {
                        std::span<const uint32_t> literals = {});
 
   // Type queries.
+  // The width of an OpTypeInt; of a vector's components too where asked.
+  std::optional<uint32_t> integer_width(uint32_t type, bool vectors_too = false) const;
   uint32_t pointee_of(uint32_t pointer_type) const;
   std::optional<spv::StorageClass> storage_class_of(uint32_t pointer_type) const;
   // Size and alignment in bytes under OpenCL's layout (vec3 padded to vec4).
@@ -123,6 +125,25 @@ struct Module {
 
  private:
   uint32_t find_or_add_global(Instruction instruction);
+  // Finds the global by a scan and, where found, refreshes the index.
+  const Instruction* scan_globals(const std::function<bool(const Instruction&)>& matches) const;
+
+  // The type and constant cache: where each global was last seen, by id and
+  // by its operands. Passes edit `globals` directly (push_back, erase_if,
+  // rewriting an instruction in place), so the index checks every hit
+  // against `globals` before it answers, and a miss falls back to the scan
+  // that was all there was before, which refreshes the index when it finds
+  // what the index did not. It is never wrong, only sometimes no faster.
+  struct OperandsHash {
+    size_t operator()(const std::vector<uint32_t>& words) const;
+  };
+  struct GlobalIndex {
+    std::unordered_map<uint32_t, size_t> position_by_id;
+    std::unordered_map<std::vector<uint32_t>, uint32_t, OperandsHash> id_by_operands;
+  };
+  mutable GlobalIndex global_index_;
+  void reindex_globals() const;
+  const Instruction* indexed_global(uint32_t id) const;
 };
 
 // Instructions with no side effects and no dependence on where they run (no

@@ -47,10 +47,7 @@ bool is_local(std::optional<StorageClass> s) {
 
 class FunctionIndices {
  public:
-  FunctionIndices(Module& m, Function& f) : m_(m), f_(f), types_(value_types(m, f)) {
-    for (size_t p = 0; p < f.code.size(); ++p)
-      if (f.code[p].result_id) defs_[f.code[p].result_id] = p;
-  }
+  FunctionIndices(Module& m, Function& f) : m_(m), f_(f), types_(value_types(m, f)), defs_(f) {}
 
   void run() {
     for (size_t p = 0; p < f_.code.size(); ++p) {
@@ -102,14 +99,10 @@ class FunctionIndices {
  private:
   uint32_t int_width(uint32_t value) const {
     auto it = types_.find(value);
-    const Instruction* t = it == types_.end() ? nullptr : m_.find_global(it->second);
-    return t && t->opcode == Op::OpTypeInt ? t->word(0) : 0;
+    return it == types_.end() ? 0 : m_.integer_width(it->second).value_or(0);
   }
 
-  const Instruction* definition(uint32_t id) const {
-    auto it = defs_.find(id);
-    return it == defs_.end() ? nullptr : &f_.code[it->second];
-  }
+  const Instruction* definition(uint32_t id) const { return defs_.definition(id); }
 
   // A 32-bit index that selects what 64-bit `index` selects in an array of
   // fewer than 2^31 elements: the value it zero-extends (narrowed), or the
@@ -173,14 +166,14 @@ class FunctionIndices {
   uint32_t emit_after(uint32_t id, Instruction instruction) {
     const uint32_t result = instruction.result_id;
     types_[result] = instruction.type_id;
-    inserts_[defs_.at(id)].push_back(std::move(instruction));
+    inserts_[defs_.position(id).value()].push_back(std::move(instruction));
     return result;
   }
 
   Module& m_;
   Function& f_;
   ValueTypes types_;
-  std::unordered_map<uint32_t, size_t> defs_;
+  FunctionDefinitions defs_;
   std::unordered_map<uint32_t, uint32_t> narrowed_;
   InsertionsAfter inserts_;
   std::vector<uint32_t> replaced_;       // 64-bit indices replaced (once per use)

@@ -31,10 +31,7 @@ namespace {
 
 class FunctionNarrowing {
  public:
-  FunctionNarrowing(Module& m, Function& f) : m_(m), f_(f), types_(value_types(m, f)) {
-    for (size_t p = 0; p < f.code.size(); ++p)
-      if (f.code[p].result_id) defs_[f.code[p].result_id] = p;
-  }
+  FunctionNarrowing(Module& m, Function& f) : m_(m), f_(f), types_(value_types(m, f)), defs_(f) {}
 
   void run() {
     std::vector<std::pair<size_t, uint32_t>> truncations;  // position, 32-bit root
@@ -70,11 +67,7 @@ class FunctionNarrowing {
   }
 
   // The width of an integer scalar or vector type's components, else 0.
-  uint32_t width_of_type(uint32_t type) const {
-    const Instruction* t = m_.find_global(type);
-    if (t != nullptr && t->opcode == Op::OpTypeVector) t = m_.find_global(t->word(0));
-    return t != nullptr && t->opcode == Op::OpTypeInt ? t->word(0) : 0;
-  }
+  uint32_t width_of_type(uint32_t type) const { return m_.integer_width(type, true).value_or(0); }
   uint32_t width_of_value(uint32_t value) const {
     auto it = types_.find(value);
     return it == types_.end() ? 0 : width_of_type(it->second);
@@ -100,22 +93,22 @@ class FunctionNarrowing {
       return m_.find_global(types_.at(id))->opcode == Op::OpTypeInt
                  ? m_.constant_int(m_.type_int(32), *value & 0xffffffffu)
                  : 0;
-    auto def_at = defs_.find(id);
-    if (def_at == defs_.end()) return 0;
-    const Instruction& def = f_.code[def_at->second];
+    const std::optional<size_t> def_at = defs_.position(id);
+    if (!def_at) return 0;
+    const Instruction& def = f_.code[*def_at];
     switch (def.opcode) {
       case Op::OpUConvert:
       case Op::OpSConvert:  // an extension of a 32-bit value is that value, modulo 2^32
         return width_of_value(def.word(0)) == 32 ? def.word(0) : 0;
       case Op::OpCompositeExtract: {  // a component of a widened 32-bit vector
         if (def.words.size() != 2) return 0;
-        auto vector_at = defs_.find(def.word(0));
-        if (vector_at == defs_.end()) return 0;
-        const Instruction& vector = f_.code[vector_at->second];
+        const Instruction* vector_definition = defs_.definition(def.word(0));
+        if (vector_definition == nullptr) return 0;
+        const Instruction& vector = *vector_definition;
         if ((vector.opcode != Op::OpUConvert && vector.opcode != Op::OpSConvert) ||
             width_of_value(vector.word(0)) != 32)
           return 0;
-        return emit_after(def_at->second, Instruction(Op::OpCompositeExtract, m_.type_int(32), m_.new_id())
+        return emit_after(*def_at, Instruction(Op::OpCompositeExtract, m_.type_int(32), m_.new_id())
                                               .id(vector.word(0))
                                               .literal(def.word(1)));
       }
@@ -133,13 +126,13 @@ class FunctionNarrowing {
           if (m_.constant_value(b) == 0xffffffffu) return a;
           if (m_.constant_value(a) == 0xffffffffu) return b;
         }
-        return emit_after(def_at->second, Instruction(def.opcode, narrow_type(def.type_id), m_.new_id()).id(a).id(b));
+        return emit_after(*def_at, Instruction(def.opcode, narrow_type(def.type_id), m_.new_id()).id(a).id(b));
       }
       case Op::OpShiftLeftLogical: {  // by a constant: bits above 32 never come down
         const std::optional<uint64_t> shift = m_.constant_value(def.word(1));
         if (!shift || *shift >= 32 || m_.find_global(types_.at(def.word(1)))->opcode != Op::OpTypeInt) return 0;
         const uint32_t a = narrowed(def.word(0));
-        return a ? emit_after(def_at->second, Instruction(def.opcode, narrow_type(def.type_id), m_.new_id())
+        return a ? emit_after(*def_at, Instruction(def.opcode, narrow_type(def.type_id), m_.new_id())
                                                   .id(a)
                                                   .id(m_.constant_u32(uint32_t(*shift))))
                  : 0;
@@ -147,12 +140,12 @@ class FunctionNarrowing {
       case Op::OpNot:
       case Op::OpSNegate: {
         const uint32_t a = narrowed(def.word(0));
-        return a ? emit_after(def_at->second, Instruction(def.opcode, narrow_type(def.type_id), m_.new_id()).id(a)) : 0;
+        return a ? emit_after(*def_at, Instruction(def.opcode, narrow_type(def.type_id), m_.new_id()).id(a)) : 0;
       }
       case Op::OpSelect: {
         if (width_of_value(def.word(0)) != 0) return 0;  // the condition is a bool (or bool vector)
         const uint32_t a = narrowed(def.word(1)), b = a ? narrowed(def.word(2)) : 0;
-        return b ? emit_after(def_at->second, Instruction(Op::OpSelect, narrow_type(def.type_id), m_.new_id())
+        return b ? emit_after(*def_at, Instruction(Op::OpSelect, narrow_type(def.type_id), m_.new_id())
                                                   .id(def.word(0))
                                                   .id(a)
                                                   .id(b))
@@ -173,7 +166,7 @@ class FunctionNarrowing {
   Module& m_;
   Function& f_;
   ValueTypes types_;
-  std::unordered_map<uint32_t, size_t> defs_;
+  FunctionDefinitions defs_;
   std::unordered_map<uint32_t, uint32_t> narrowed_;
   InsertionsAfter inserts_;
   std::unordered_map<size_t, uint32_t> narrowed_roots_;  // truncation position -> its 64-bit operand

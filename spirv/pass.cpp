@@ -15,6 +15,22 @@ uint32_t PushConstantBlock::add_member(uint32_t type, uint32_t size_bytes, uint3
   return uint32_t(member_types.size() - 1);
 }
 
+FunctionDefinitions::FunctionDefinitions(const Function& function) : function_(function) {
+  for (size_t p = 0; p < function.code.size(); ++p)
+    if (function.code[p].result_id) position_[function.code[p].result_id] = p;
+}
+
+std::optional<size_t> FunctionDefinitions::position(uint32_t id) const {
+  auto it = position_.find(id);
+  if (it == position_.end()) return std::nullopt;
+  return it->second;
+}
+
+const Instruction* FunctionDefinitions::definition(uint32_t id) const {
+  const std::optional<size_t> p = position(id);
+  return p ? &function_.code[*p] : nullptr;
+}
+
 Function& function_by_id(Module& module, uint32_t id) {
   auto it = std::find_if(module.functions.begin(), module.functions.end(), [&](const Function& f) { return f.id() == id; });
   if (it == module.functions.end()) throw CompileError("internal error: no function %" + std::to_string(id));

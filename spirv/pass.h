@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -91,6 +92,21 @@ inline bool is_atomic(Op op) {
       return false;
   }
 }
+
+// Where each value of a function is defined: its position in Function::code,
+// found once. Valid while the code keeps its order: the passes that use it
+// collect what they add as InsertionsAfter and splice it in at the end.
+class FunctionDefinitions {
+ public:
+  explicit FunctionDefinitions(const Function& function);
+  std::optional<size_t> position(uint32_t id) const;
+  // The defining instruction, or nullptr for a global or an unknown id.
+  const Instruction* definition(uint32_t id) const;
+
+ private:
+  const Function& function_;
+  std::unordered_map<uint32_t, size_t> position_;
+};
 
 // Shared helpers for passes that add code to a kernel.
 using ValueTypes = std::unordered_map<uint32_t, uint32_t>;
