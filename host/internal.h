@@ -192,9 +192,11 @@ struct ProgramState {
   // Throws an Error when the kernel has intel_reqd_sub_group_size and the
   // device cannot require that size in compute shaders.
   void check_required_sub_group_size(uint32_t kernel_index) const;
-  // spec_ids_and_lengths: each __local argument's specialization id and element count.
+  // spec_ids_and_lengths: each __local argument's specialization id and
+  // element count; offsets_in_kernel: DispatchPlan's (without it, the
+  // pipeline allows vkCmdDispatchBase).
   VkPipeline pipeline(uint32_t kernel_index, const std::array<uint32_t, 3>& local_size,
-                      const std::vector<std::pair<uint32_t, uint32_t>>& spec_ids_and_lengths);
+                      const std::vector<std::pair<uint32_t, uint32_t>>& spec_ids_and_lengths, bool offsets_in_kernel);
   ~ProgramState();
 };
 

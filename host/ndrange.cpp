@@ -150,6 +150,15 @@ DispatchPlan plan_dispatch(const NDRange& in, const DispatchLimits& limits, std:
         // Within 32 bits: offset + global size was checked to fit.
         for (uint32_t i = 0; i < 3; ++i) d.global_id_base[i] = d.group_offset[i] * plan.enqueued_local[i] + plan.offset[i];
       }
+  plan.offsets_in_kernel = std::any_of(plan.offset.begin(), plan.offset.end(), [](uint32_t o) { return o != 0; });
+  for (const Dispatch& d : plan.dispatches)
+    for (uint32_t i = 0; i < 3; ++i)
+      if (uint64_t(d.group_offset[i]) + d.group_count[i] > limits.max_group_count[i]) plan.offsets_in_kernel = true;
+  if (!plan.offsets_in_kernel)
+    for (Dispatch& d : plan.dispatches) {
+      d.base_group = d.group_offset;
+      d.group_offset = d.global_id_base = {0, 0, 0};
+    }
   return plan;
 }
 

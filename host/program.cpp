@@ -72,7 +72,7 @@ void check_reflection(const KernelReflection& k) {
   for (const KernelArg& a : k.args) {
     std::string which = "argument " + std::to_string(a.index) + (a.name.empty() ? "" : " (" + a.name + ")");
     if (a.kind == ArgKind::LocalPointer) {
-      if (a.spec_id < kFirstLocalArgSpecId || !spec_ids.insert(a.spec_id).second)
+      if (a.spec_id < kFirstLocalArgSpecId || a.spec_id == kOffsetsInKernelSpecId || !spec_ids.insert(a.spec_id).second)
         fail(which + ": specialization id " + std::to_string(a.spec_id) + " is reserved or used twice");
       continue;
     }
@@ -299,11 +299,13 @@ void ProgramState::check_required_sub_group_size(uint32_t kernel_index) const {
 }
 
 VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32_t, 3>& local_size,
-                                  const std::vector<std::pair<uint32_t, uint32_t>>& spec_ids_and_lengths) {
+                                  const std::vector<std::pair<uint32_t, uint32_t>>& spec_ids_and_lengths,
+                                  bool offsets_in_kernel) {
   const KernelReflection& k = reflection.kernels[kernel_index];
   // The required sub-group size follows from the kernel today; it is in the
   // key because the pipeline depends on it.
-  std::vector<uint32_t> key{kernel_index, local_size[0], local_size[1], local_size[2], k.required_sub_group_size};
+  std::vector<uint32_t> key{kernel_index, local_size[0], local_size[1], local_size[2], k.required_sub_group_size,
+                            offsets_in_kernel};
   for (const auto& [id, length] : spec_ids_and_lengths) key.push_back(length);
   if (auto it = pipelines.find(key); it != pipelines.end()) return it->second;
 
@@ -332,6 +334,10 @@ VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32
     entries.push_back({id, static_cast<uint32_t>(values.size() * 4), 4});
     values.push_back(length);
   }
+  // A module without the constant (compiled before it existed) ignores it,
+  // and adds the offsets the host then sets to 0: right either way.
+  entries.push_back({kOffsetsInKernelSpecId, static_cast<uint32_t>(values.size() * 4), sizeof(VkBool32)});
+  values.push_back(offsets_in_kernel ? VK_TRUE : VK_FALSE);
   VkSpecializationInfo specialization{static_cast<uint32_t>(entries.size()), entries.data(), values.size() * 4,
                                       values.data()};
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
@@ -350,6 +356,8 @@ VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32
   feedback_info.pPipelineCreationFeedback = &feedback;
   if (cache && device->api_version >= VK_API_VERSION_1_3) info.pNext = &feedback_info;
   if (device->pipeline_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+  // Dispatches place their first group with vkCmdDispatchBase instead.
+  if (!offsets_in_kernel) info.flags |= VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;
   VkPipeline pipeline = VK_NULL_HANDLE;
   check(device->vk.vkCreateComputePipelines(device->device, cache ? cache->handle() : VK_NULL_HANDLE, 1, &info, nullptr,
                                             &pipeline),

@@ -93,7 +93,7 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
   // Pipelines are built now, so that a driver's refusal is an error of this
   // enqueue rather than of a later submit.
   for (const Dispatch& d : plan.dispatches)
-    enqueued->pipelines.push_back(program.pipeline(kernel_index, d.local_size, local_lengths));
+    enqueued->pipelines.push_back(program.pipeline(kernel_index, d.local_size, local_lengths, plan.offsets_in_kernel));
   enqueued->dispatches = std::move(plan.dispatches);
 
   std::vector<std::byte>& push = enqueued->push_constants;

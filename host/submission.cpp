@@ -48,7 +48,11 @@ void record_dispatches(const VolkDeviceTable& vk, VkCommandBuffer cb, const Enqu
     if (!push.empty())
       vk.vkCmdPushConstants(cb, kernel.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push.size()),
                             push.data());
-    vk.vkCmdDispatch(cb, d.group_count[0], d.group_count[1], d.group_count[2]);
+    if (d.base_group == std::array<uint32_t, 3>{0, 0, 0})
+      vk.vkCmdDispatch(cb, d.group_count[0], d.group_count[1], d.group_count[2]);
+    else
+      vk.vkCmdDispatchBase(cb, d.base_group[0], d.base_group[1], d.base_group[2], d.group_count[0], d.group_count[1],
+                           d.group_count[2]);
   }
 }
 

@@ -33,6 +33,14 @@
 // intel_reqd_sub_group_size(N) reads the same builtins: the host creates its
 // pipeline with requiredSubgroupSize = N, which makes SubgroupSize N.
 // Values are computed in 32 bits; the host refuses ND-ranges that do not fit.
+//
+// group_offset and the global id base are added only where the specialization
+// constant kOffsetsInKernelSpecId is true (its default). The host sets it
+// false for an ND-range without a global offset whose split dispatches all
+// fit vkCmdDispatchBase's limits: their first group is then the dispatch's
+// base, in WorkgroupId already, and the driver folds the additions and their
+// push-constant loads away. On a CPU device (lavapipe) every work-item paid
+// for them: 2% of the instructions of vkcl-bench's histogram (callgrind).
 #include <algorithm>
 #include <map>
 
@@ -46,8 +54,9 @@ using spv::BuiltIn;
 
 class KernelBuiltins {
  public:
-  KernelBuiltins(Module& m, LoweringContext& context, KernelState& kernel, std::map<BuiltIn, uint32_t>& vulkan_inputs)
-      : m_(m), context_(context), kernel_(kernel), vulkan_inputs_(vulkan_inputs) {
+  KernelBuiltins(Module& m, LoweringContext& context, KernelState& kernel, std::map<BuiltIn, uint32_t>& vulkan_inputs,
+                 uint32_t& offsets_in_kernel)
+      : m_(m), context_(context), kernel_(kernel), vulkan_inputs_(vulkan_inputs), offsets_in_kernel_(offsets_in_kernel) {
     uint32_t uint_type = m.type_int(32);
     uint_ = uint_type;
     uvec3_ = m.type_vector(uint_type, 3);
@@ -75,7 +84,7 @@ class KernelBuiltins {
         const uint32_t scaled = binary(Op::OpIMul, uvec3_, group, enqueued_local_size());
         const uint32_t local_id = vulkan_input(BuiltIn::LocalInvocationId, uvec3_);
         const uint32_t local = binary(Op::OpIAdd, uvec3_, scaled, local_id);
-        const uint32_t base = field(NDRangeField::GlobalIdBase);
+        const uint32_t base = offset_field(NDRangeField::GlobalIdBase);
         return finish(binary(Op::OpIAdd, uvec3_, local, base), type, result);
       }
       case BuiltIn::GlobalLinearId: {
@@ -119,7 +128,27 @@ class KernelBuiltins {
  private:
   uint32_t group_id() {
     const uint32_t group = vulkan_input(BuiltIn::WorkgroupId, uvec3_);
-    return binary(Op::OpIAdd, uvec3_, group, field(NDRangeField::GroupOffset));
+    return binary(Op::OpIAdd, uvec3_, group, offset_field(NDRangeField::GroupOffset));
+  }
+
+  // A field the kernel adds only where the ND-range is offset in the kernel
+  // (above): the field where the specialization constant holds, else 0.
+  uint32_t offset_field(NDRangeField f) {
+    const uint32_t value = field(f);
+    if (offsets_in_kernel_ == 0) {
+      const uint32_t bool_type = m_.type_bool();
+      const uint32_t flag = m_.new_id();
+      m_.globals.push_back(Instruction(Op::OpSpecConstantTrue, bool_type, flag));
+      m_.decorate(flag, spv::Decoration::SpecId, std::array{kOffsetsInKernelSpecId});
+      offsets_in_kernel_ = m_.new_id();
+      m_.globals.push_back(std::move(Instruction(Op::OpSpecConstantComposite, m_.type_vector(bool_type, 3), offsets_in_kernel_)
+                                         .id(flag).id(flag).id(flag)));
+    }
+    const uint32_t zero = m_.constant_u32(0);
+    const uint32_t zeros = m_.constant_composite(uvec3_, std::array{zero, zero, zero});
+    uint32_t selected = m_.new_id();
+    out_->push_back(std::move(Instruction(Op::OpSelect, uvec3_, selected).id(offsets_in_kernel_).id(value).id(zeros)));
+    return selected;
   }
 
   uint32_t enqueued_local_size() {
@@ -201,6 +230,8 @@ class KernelBuiltins {
   LoweringContext& context_;
   KernelState& kernel_;
   std::map<BuiltIn, uint32_t>& vulkan_inputs_;
+  // The module's v3bool of the kOffsetsInKernelSpecId constant; 0 until made.
+  uint32_t& offsets_in_kernel_;
   std::map<NDRangeField, uint32_t> members_;
   std::vector<Instruction>* out_ = nullptr;
   uint32_t uint_ = 0, uvec3_ = 0, uvec4_ = 0;
@@ -218,8 +249,9 @@ class LowerBuiltinVariables final : public Pass {
           opencl_inputs.emplace(g.result_id, BuiltIn(*builtin));
 
     std::map<BuiltIn, uint32_t> vulkan_inputs;
+    uint32_t offsets_in_kernel = 0;
     for (KernelState& kernel : context.kernels) {
-      KernelBuiltins builtins(m, context, kernel, vulkan_inputs);
+      KernelBuiltins builtins(m, context, kernel, vulkan_inputs, offsets_in_kernel);
       Function& function = function_by_id(m, kernel.function);
       std::vector<Instruction> code;
       for (Instruction& i : function.code) {

@@ -38,12 +38,16 @@ struct DispatchLimits {
 struct Dispatch {
   std::array<uint32_t, 3> local_size{1, 1, 1};
   std::array<uint32_t, 3> group_count{1, 1, 1};
-  // OpenCL group id of this dispatch's first work-group; the kernel adds it
-  // to gl_WorkGroupID.
+  // OpenCL group id of this dispatch's first work-group: vkCmdDispatchBase's
+  // base, so that gl_WorkGroupID starts there, unless the plan has
+  // offsets_in_kernel (then 0).
+  std::array<uint32_t, 3> base_group{0, 0, 0};
+  // With offsets_in_kernel (else 0): the OpenCL group id of the first
+  // work-group, which the kernel adds to gl_WorkGroupID; and the global id of
+  // the first work-item, group_offset * enqueued local size + global offset,
+  // which the kernel adds to gl_WorkGroupID * enqueued local size +
+  // gl_LocalInvocationID.
   std::array<uint32_t, 3> group_offset{0, 0, 0};
-  // Global id of its first work-item: group_offset * enqueued local size +
-  // global offset (the kernel adds gl_WorkGroupID * enqueued local size +
-  // gl_LocalInvocationID).
   std::array<uint32_t, 3> global_id_base{0, 0, 0};
 };
 
@@ -57,6 +61,11 @@ struct DispatchPlan {
   std::array<uint32_t, 3> num_groups{1, 1, 1};
   // Empty when some global size is 0 (a no-op, as in OpenCL 2.1 and later).
   std::vector<Dispatch> dispatches;
+  // Whether the kernel adds each dispatch's offsets (the specialization
+  // constant kOffsetsInKernelSpecId): where there is a global offset, or a
+  // dispatch's groups end past maxComputeWorkGroupCount, which vkCmdDispatchBase
+  // does not allow. Otherwise the bases place the groups and the kernel adds nothing.
+  bool offsets_in_kernel = false;
 };
 
 // The local size the runtime picks when the caller gives none: per dimension

@@ -90,6 +90,12 @@ struct KernelReflection {
 
 inline constexpr uint32_t kWorkGroupSizeSpecIdBase = 0;  // ids 0, 1, 2
 inline constexpr uint32_t kFirstLocalArgSpecId = 3;
+// A bool, true by default: whether the kernel adds the group offset and the
+// global id base (NDRangeField::GroupOffset, GlobalIdBase) to WorkgroupId.
+// The host sets it false where each dispatch's first group is its
+// vkCmdDispatchBase base instead (spirv/lower_builtin_variables.cpp). Far
+// above the ids of __local arguments, which count up from 3.
+inline constexpr uint32_t kOffsetsInKernelSpecId = 0x7fff0000;
 // The host places an argument buffer at a multiple of this (OpenCL's largest
 // builtin type, long16); loads from it are Aligned to at most this.
 inline constexpr uint32_t kArgumentBufferAlignment = 128;

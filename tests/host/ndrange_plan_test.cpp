@@ -21,12 +21,22 @@ void expect_covers(const DispatchPlan& plan) {
     for (uint32_t z = 0; z < d.group_count[2]; ++z)
       for (uint32_t y = 0; y < d.group_count[1]; ++y)
         for (uint32_t x = 0; x < d.group_count[0]; ++x) {
-          std::array<uint32_t, 3> id{d.group_offset[0] + x, d.group_offset[1] + y, d.group_offset[2] + z};
+          // The first group is the dispatch's base or the offset the kernel adds, never both.
+          std::array<uint32_t, 3> first = plan.offsets_in_kernel ? d.group_offset : d.base_group;
+          std::array<uint32_t, 3> id{first[0] + x, first[1] + y, first[2] + z};
           EXPECT_TRUE(seen.emplace(id, d.local_size).second) << "group " << id[0] << "," << id[1] << "," << id[2] << " twice";
         }
   for (const Dispatch& d : plan.dispatches)
-    for (int i = 0; i < 3; ++i)
-      EXPECT_EQ(d.global_id_base[i], d.group_offset[i] * plan.enqueued_local[i] + plan.offset[i]) << "dimension " << i;
+    for (int i = 0; i < 3; ++i) {
+      if (plan.offsets_in_kernel) {
+        EXPECT_EQ(d.base_group[i], 0u) << "dimension " << i;
+        EXPECT_EQ(d.global_id_base[i], d.group_offset[i] * plan.enqueued_local[i] + plan.offset[i]) << "dimension " << i;
+      } else {
+        EXPECT_EQ(d.group_offset[i], 0u) << "dimension " << i;
+        EXPECT_EQ(d.global_id_base[i], 0u) << "dimension " << i;
+        EXPECT_EQ(plan.offset[i], 0u) << "a global offset is added in the kernel";
+      }
+    }
   uint64_t expected_groups = uint64_t(plan.num_groups[0]) * plan.num_groups[1] * plan.num_groups[2];
   EXPECT_EQ(seen.size(), expected_groups);
   for (const auto& [id, local] : seen)
@@ -50,7 +60,8 @@ TEST(NDRangePlan, NonUniform1DAddsAnEdgeDispatch) {
   auto plan = plan_dispatch(NDRange::make({257}, {64}), lavapipe_like());
   ASSERT_EQ(plan.dispatches.size(), 2u);
   EXPECT_EQ(plan.dispatches[1].local_size[0], 1u);
-  EXPECT_EQ(plan.dispatches[1].group_offset[0], 4u);
+  EXPECT_FALSE(plan.offsets_in_kernel);
+  EXPECT_EQ(plan.dispatches[1].base_group[0], 4u);
   EXPECT_EQ(plan.num_groups[0], 5u);
   EXPECT_EQ(plan.enqueued_local[0], 64u);
   expect_covers(plan);
@@ -88,7 +99,29 @@ TEST(NDRangePlan, TooManyGroupsAreChunked) {
     EXPECT_LE(d.group_count[0], 1000u);
     EXPECT_LE(d.group_count[1], 3u);
   }
+  // vkCmdDispatchBase cannot place groups past maxComputeWorkGroupCount.
+  EXPECT_TRUE(plan.offsets_in_kernel);
   expect_covers(plan);
+}
+
+// Without a global offset, and with every dispatch's groups inside
+// maxComputeWorkGroupCount, each dispatch's first group is its
+// vkCmdDispatchBase base and the kernel adds no offsets (the specialization
+// constant kOffsetsInKernelSpecId is false); a global offset makes the
+// kernel add them again.
+TEST(NDRangePlan, WithoutAGlobalOffsetTheDispatchBasePlacesTheGroups) {
+  auto plan = plan_dispatch(NDRange::make({33, 17}, {8, 8}), lavapipe_like());
+  EXPECT_FALSE(plan.offsets_in_kernel);
+  std::set<std::array<uint32_t, 3>> bases;
+  for (const Dispatch& d : plan.dispatches) bases.insert(d.base_group);
+  EXPECT_EQ(bases, (std::set<std::array<uint32_t, 3>>{{0, 0, 0}, {4, 0, 0}, {0, 2, 0}, {4, 2, 0}}));
+  expect_covers(plan);
+  EXPECT_TRUE(plan_dispatch(NDRange::make({33, 17}, {8, 8}, {0, 1}), lavapipe_like()).offsets_in_kernel);
+  // The edge group of x starts at group 5 of at most 5: past what a base may reach.
+  DispatchLimits limits = lavapipe_like();
+  limits.max_group_count = {5, 65535, 65535};
+  EXPECT_TRUE(plan_dispatch(NDRange::make({41}, {8}), limits).offsets_in_kernel);
+  EXPECT_FALSE(plan_dispatch(NDRange::make({40}, {8}), limits).offsets_in_kernel);
 }
 
 TEST(NDRangePlan, UnusedDimensionsAreNormalized) {

@@ -307,7 +307,13 @@ TEST(LowerBuiltinVariables, TheGlobalIdIsComputedFromTheGroupAndTwoPushConstantF
       captured(text, "(%\\w+) = OpLoad %v3uint " + vulkan_builtin(text, "LocalInvocationId") + "\n");
   const std::string scaled = captured(text, "(%\\w+) = OpIMul %v3uint " + group + " " + field("%uint_0") + "\n");
   const std::string sum = captured(text, "(%\\w+) = OpIAdd %v3uint " + scaled + " " + local + "\n");
-  const std::string id = captured(text, "(%\\w+) = OpIAdd %v3uint " + sum + " " + field("%uint_1") + "\n");
+  // The base is added where the ND-range is offset in the kernel: the field
+  // selected by the specialization constant (kOffsetsInKernelSpecId), else 0.
+  const std::string flag = captured(text, "(%\\w+) = OpSpecConstantTrue %bool\n");
+  EXPECT_TRUE(contains(text, "OpDecorate " + flag + " SpecId " + std::to_string(kOffsetsInKernelSpecId) + "\n")) << text;
+  const std::string flags = captured(text, "(%\\w+) = OpSpecConstantComposite %v3bool " + flag + " " + flag + " " + flag + "\n");
+  const std::string base = captured(text, "(%\\w+) = OpSelect %v3uint " + flags + " " + field("%uint_1") + " %\\w+\n");
+  const std::string id = captured(text, "(%\\w+) = OpIAdd %v3uint " + sum + " " + base + "\n");
   EXPECT_TRUE(contains(text, "%global = OpUConvert %v3ulong " + id + "\n")) << text;
   EXPECT_EQ(count(text, "OpVariable %in_v3ulong"), 0) << text;
   ASSERT_EQ(lowered.reflection.kernels.size(), 1u);
