@@ -3,6 +3,6 @@
 # (cmake/compiler_identity.cmake), and the build re-hashes when one changes
 # (api/CMakeLists.txt).
 set(VKCL_COMPILER_SOURCE_GLOBS
-  builtins/*.cl builtins/*.h builtins/*.py builtins/CMakeLists.txt
+  builtins/*.cl builtins/*.h builtins/*.inc builtins/*.py builtins/CMakeLists.txt
   spirv/*.cpp spirv/*.h spirv/*.def spirv/CMakeLists.txt
   tools/clc/*.cpp tools/clc/*.h tools/clc/CMakeLists.txt)

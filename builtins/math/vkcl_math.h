@@ -27,18 +27,21 @@
 
 // ---------------------------------------------------------------------------
 // Vector overloads from scalar ones, component by component. Widths 4, 8 and
-// 16 split into halves, so each level calls the one below.
+// 16 split into halves, so each level calls the one below. Each VKCL_X(...)
+// expands its arguments before VKCL_X_ pastes the widths onto them, so that a
+// type may be a macro (VKCL_T in a template, vkcl_math_types.inc).
 
 // R F(T a)
-#define VKCL_VECTORIZE_1(R, F, T)                                                              \
+#define VKCL_VECTORIZE_1_(R, F, T)                                                              \
   R##2 VKCL_OVERLOAD F(T##2 a) { return (R##2)(F(a.s0), F(a.s1)); }                           \
   R##3 VKCL_OVERLOAD F(T##3 a) { return (R##3)(F(a.s0), F(a.s1), F(a.s2)); }                  \
   R##4 VKCL_OVERLOAD F(T##4 a) { return (R##4)(F(a.lo), F(a.hi)); }                           \
   R##8 VKCL_OVERLOAD F(T##8 a) { return (R##8)(F(a.lo), F(a.hi)); }                           \
   R##16 VKCL_OVERLOAD F(T##16 a) { return (R##16)(F(a.lo), F(a.hi)); }
+#define VKCL_VECTORIZE_1(...) VKCL_VECTORIZE_1_(__VA_ARGS__)
 
 // R F(T a, U b)
-#define VKCL_VECTORIZE_2(R, F, T, U)                                                           \
+#define VKCL_VECTORIZE_2_(R, F, T, U)                                                           \
   R##2 VKCL_OVERLOAD F(T##2 a, U##2 b) { return (R##2)(F(a.s0, b.s0), F(a.s1, b.s1)); }       \
   R##3 VKCL_OVERLOAD F(T##3 a, U##3 b) {                                                      \
     return (R##3)(F(a.s0, b.s0), F(a.s1, b.s1), F(a.s2, b.s2));                               \
@@ -46,17 +49,19 @@
   R##4 VKCL_OVERLOAD F(T##4 a, U##4 b) { return (R##4)(F(a.lo, b.lo), F(a.hi, b.hi)); }       \
   R##8 VKCL_OVERLOAD F(T##8 a, U##8 b) { return (R##8)(F(a.lo, b.lo), F(a.hi, b.hi)); }       \
   R##16 VKCL_OVERLOAD F(T##16 a, U##16 b) { return (R##16)(F(a.lo, b.lo), F(a.hi, b.hi)); }
+#define VKCL_VECTORIZE_2(...) VKCL_VECTORIZE_2_(__VA_ARGS__)
 
 // R F(T a, U b) with a scalar b (ldexp(floatn, int), fmax(floatn, float), ...).
-#define VKCL_VECTORIZE_2_SCALAR(R, F, T, U)                                                    \
+#define VKCL_VECTORIZE_2_SCALAR_(R, F, T, U)                                                    \
   R##2 VKCL_OVERLOAD F(T##2 a, U b) { return (R##2)(F(a.s0, b), F(a.s1, b)); }                \
   R##3 VKCL_OVERLOAD F(T##3 a, U b) { return (R##3)(F(a.s0, b), F(a.s1, b), F(a.s2, b)); }    \
   R##4 VKCL_OVERLOAD F(T##4 a, U b) { return (R##4)(F(a.lo, b), F(a.hi, b)); }                \
   R##8 VKCL_OVERLOAD F(T##8 a, U b) { return (R##8)(F(a.lo, b), F(a.hi, b)); }                \
   R##16 VKCL_OVERLOAD F(T##16 a, U b) { return (R##16)(F(a.lo, b), F(a.hi, b)); }
+#define VKCL_VECTORIZE_2_SCALAR(...) VKCL_VECTORIZE_2_SCALAR_(__VA_ARGS__)
 
 // R F(T a, U b, V c)
-#define VKCL_VECTORIZE_3(R, F, T, U, V)                                                        \
+#define VKCL_VECTORIZE_3_(R, F, T, U, V)                                                        \
   R##2 VKCL_OVERLOAD F(T##2 a, U##2 b, V##2 c) {                                              \
     return (R##2)(F(a.s0, b.s0, c.s0), F(a.s1, b.s1, c.s1));                                  \
   }                                                                                            \
@@ -68,11 +73,12 @@
   R##16 VKCL_OVERLOAD F(T##16 a, U##16 b, V##16 c) {                                          \
     return (R##16)(F(a.lo, b.lo, c.lo), F(a.hi, b.hi, c.hi));                                 \
   }
+#define VKCL_VECTORIZE_3(...) VKCL_VECTORIZE_3_(__VA_ARGS__)
 
 // R F(T a, AS P* out): the scalar function for __private pointers does the
 // work; each vector result collects its components' outputs in private
 // memory first.
-#define VKCL_VECTORIZE_OUT(R, F, T, P, AS)                                                     \
+#define VKCL_VECTORIZE_OUT_(R, F, T, P, AS)                                                     \
   R##2 VKCL_OVERLOAD F(T##2 a, AS P##2* out) {                                                 \
     P o0, o1;                                                                                  \
     R##2 r = (R##2)(F(a.s0, &o0), F(a.s1, &o1));                                               \
@@ -88,6 +94,7 @@
   VKCL_VECTORIZE_OUT_HALVES(R, F, T, P, AS, 4, 2)                                              \
   VKCL_VECTORIZE_OUT_HALVES(R, F, T, P, AS, 8, 4)                                              \
   VKCL_VECTORIZE_OUT_HALVES(R, F, T, P, AS, 16, 8)
+#define VKCL_VECTORIZE_OUT(...) VKCL_VECTORIZE_OUT_(__VA_ARGS__)
 #define VKCL_VECTORIZE_OUT_HALVES(R, F, T, P, AS, N, H)                                        \
   R##N VKCL_OVERLOAD F(T##N a, AS P##N* out) {                                                 \
     P##H lo, hi;                                                                               \
@@ -97,7 +104,7 @@
   }
 
 // R F(T a, U b, AS P* out) (remquo)
-#define VKCL_VECTORIZE_2_OUT(R, F, T, U, P, AS)                                                \
+#define VKCL_VECTORIZE_2_OUT_(R, F, T, U, P, AS)                                                \
   R##2 VKCL_OVERLOAD F(T##2 a, U##2 b, AS P##2* out) {                                         \
     P o0, o1;                                                                                  \
     R##2 r = (R##2)(F(a.s0, b.s0, &o0), F(a.s1, b.s1, &o1));                                   \
@@ -113,6 +120,7 @@
   VKCL_VECTORIZE_2_OUT_HALVES(R, F, T, U, P, AS, 4, 2)                                         \
   VKCL_VECTORIZE_2_OUT_HALVES(R, F, T, U, P, AS, 8, 4)                                         \
   VKCL_VECTORIZE_2_OUT_HALVES(R, F, T, U, P, AS, 16, 8)
+#define VKCL_VECTORIZE_2_OUT(...) VKCL_VECTORIZE_2_OUT_(__VA_ARGS__)
 #define VKCL_VECTORIZE_2_OUT_HALVES(R, F, T, U, P, AS, N, H)                                   \
   R##N VKCL_OVERLOAD F(T##N a, U##N b, AS P##N* out) {                                         \
     P##H lo, hi;                                                                               \
@@ -142,6 +150,17 @@
 // local, private) or of a 2.0/3.0 program (generic) can be in.
 #define VKCL_FOR_EACH_OUT_SPACE(M, ...) \
   M(__VA_ARGS__, __global) M(__VA_ARGS__, __local) M(__VA_ARGS__, __generic)
+
+// ---------------------------------------------------------------------------
+// Names in templates (builtins/math/*.inc, included once per type by
+// vkcl_math_types.inc): VKCL_FN(name) is name_f or name_d, the helper of
+// that name for the type being defined (VKCL_FN(__vkcl_isnan) is
+// __vkcl_isnan_f for float); VKCL_CONST(NAME) is NAME_F or NAME_D, a
+// constant the including file defines for each type.
+#define VKCL_CAT_(a, b) a##b
+#define VKCL_CAT(a, b) VKCL_CAT_(a, b)
+#define VKCL_FN(name) VKCL_CAT(name##_, VKCL_SUFFIX)
+#define VKCL_CONST(name) VKCL_CAT(name##_, VKCL_SUFFIX_UPPER)
 
 // ---------------------------------------------------------------------------
 // Float bits. `as_uint`/`as_ulong` of the value: the tests below never
