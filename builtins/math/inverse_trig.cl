@@ -147,28 +147,6 @@ static inline float atan2_any_f(float y, float x, int in_pi) {
   return copysign(r, y);
 }
 
-float VKCL_OVERLOAD atan2(float y, float x) { return atan2_any_f(y, x, 0); }
-float VKCL_OVERLOAD atan2pi(float y, float x) { return atan2_any_f(y, x, 1); }
-
-// x / pi for x the result of asin, acos or atan.
-// (Zero stays itself: a product with the tail's sign could flip -0.)
-static inline float over_pi_f(float x) { return x == 0.0f ? x : mad(x, INV_PI_HI_F, x * INV_PI_LO_F); }
-
-float VKCL_OVERLOAD asinpi(float x) { return over_pi_f(asin(x)); }
-float VKCL_OVERLOAD acospi(float x) { return over_pi_f(acos(x)); }
-float VKCL_OVERLOAD atanpi(float x) {
-  if (__vkcl_isinf_f(x)) return copysign(0.5f, x);
-  return over_pi_f(atan(x));
-}
-
-VKCL_VECTORIZE_1(float, asin, float)
-VKCL_VECTORIZE_1(float, acos, float)
-VKCL_VECTORIZE_1(float, atan, float)
-VKCL_VECTORIZE_2(float, atan2, float, float)
-VKCL_VECTORIZE_1(float, asinpi, float)
-VKCL_VECTORIZE_1(float, acospi, float)
-VKCL_VECTORIZE_1(float, atanpi, float)
-VKCL_VECTORIZE_2(float, atan2pi, float, float)
 
 // ---------------------------------------------------------------------------
 // double: the same reductions; the fits are polynomials.py's double entries
@@ -291,25 +269,12 @@ static inline double atan2_any_d(double y, double x, int in_pi) {
   return copysign(r, y);
 }
 
-double VKCL_OVERLOAD atan2(double y, double x) { return atan2_any_d(y, x, 0); }
-double VKCL_OVERLOAD atan2pi(double y, double x) { return atan2_any_d(y, x, 1); }
-
-static inline double over_pi_d(double x) { return x == 0.0 ? x : mad(x, INV_PI_HI_D, x * INV_PI_LO_D); }
-
-double VKCL_OVERLOAD asinpi(double x) { return over_pi_d(asin(x)); }
-double VKCL_OVERLOAD acospi(double x) { return over_pi_d(acos(x)); }
-double VKCL_OVERLOAD atanpi(double x) {
-  if (__vkcl_isinf_d(x)) return copysign(0.5, x);
-  return over_pi_d(atan(x));
-}
-
-VKCL_VECTORIZE_1(double, asin, double)
-VKCL_VECTORIZE_1(double, acos, double)
-VKCL_VECTORIZE_1(double, atan, double)
-VKCL_VECTORIZE_2(double, atan2, double, double)
-VKCL_VECTORIZE_1(double, asinpi, double)
-VKCL_VECTORIZE_1(double, acospi, double)
-VKCL_VECTORIZE_1(double, atanpi, double)
-VKCL_VECTORIZE_2(double, atan2pi, double, double)
 
 #endif  // VKCL_FP64
+
+// The wrappers and the *pi variants are written once (inverse_trig.inc).
+// atan, asin, acos and atan2 are not: float's select both ranges' results
+// without branches and take subnormals and zeros apart on the bits (for
+// devices that flush them), double's branch and compare, different steps.
+#define VKCL_BODY "math/inverse_trig.inc"
+#include "math/vkcl_math_types.inc"
