@@ -25,6 +25,13 @@
 #define LOG10_2_LO_F 0x1.3509f8p-18f
 #define LOG2E_F 0x1.715476p+0f
 #define LOG2_10_F 0x1.a934fp+1f
+// expm1: above EXPM1_INF infinity, below EXPM1_MINUS_ONE -1 (e^x < 2^-25),
+// below EXPM1_TINY in magnitude x itself (x^2/2 is below half an ulp),
+// below EXPM1_POLY_MAX the polynomial alone.
+#define EXPM1_INF_F 100.0f
+#define EXPM1_MINUS_ONE_F -17.5f
+#define EXPM1_TINY_F 0x1p-24f
+#define EXPM1_POLY_MAX_F 0.7f
 
 // p * 2^n for p in [0.5, 2] and any n: one rounding at most, infinity past
 // the largest float, zero far below the smallest. Two factors, both normal
@@ -134,26 +141,6 @@ static inline float expm1_poly_f(float r) {
   return mad(r * r, p, r);
 }
 
-float VKCL_OVERLOAD expm1(float x) {
-  if (__vkcl_isnan_f(x)) return x;
-  if (x > 100.0f) return as_float(VKCL_FLOAT_INF);
-  if (x < -17.5f) return -1.0f;  // e^x < 2^-25: rounds to -1
-  if (fabs(x) < 0x1p-24f) return x;  // x^2/2 is below half an ulp; keeps expm1(-0) = -0
-  if (fabs(x) < 0.7f) return expm1_poly_f(x);
-  const float n = rint(x * LOG2E_F);
-  const float r = (x - n * LN2_HI_F) - n * LN2_LO_F;
-  const float e = expm1_poly_f(r);
-  const int k = (int)n;
-  if (k > 24) return __vkcl_scale_f(1.0f + e, k) - 1.0f;
-  // 2^k - 1 is exact for -24 <= k <= 24, and 2^k * e is exact.
-  const float p = __vkcl_pow2_f(k);
-  return mad(p, e, p - 1.0f);
-}
-
-VKCL_VECTORIZE_1(float, exp, float)
-VKCL_VECTORIZE_1(float, exp2, float)
-VKCL_VECTORIZE_1(float, exp10, float)
-VKCL_VECTORIZE_1(float, expm1, float)
 
 // ---------------------------------------------------------------------------
 // double: the same method; ln2 and log10(2) heads have 32 bits (n has at most
@@ -168,6 +155,10 @@ VKCL_VECTORIZE_1(float, expm1, float)
 #define LOG10_2_LO_D 0x1.f79fef311f12bp-34
 #define LOG2E_D 0x1.71547652b82fep+0
 #define LOG2_10_D 0x1.a934f0979a371p+1
+#define EXPM1_INF_D 720.0
+#define EXPM1_MINUS_ONE_D -38.0  // e^x < 2^-54
+#define EXPM1_TINY_D 0x1p-54
+#define EXPM1_POLY_MAX_D 0.7
 
 double __vkcl_scale_d(double p, int n) {
   if (n > 1023) {
@@ -292,24 +283,12 @@ static inline double expm1_poly_d(double r) {
   return mad(r * r, p, r);
 }
 
-double VKCL_OVERLOAD expm1(double x) {
-  if (__vkcl_isnan_d(x)) return x;
-  if (x > 720.0) return as_double(VKCL_DOUBLE_INF);
-  if (x < -38.0) return -1.0;  // e^x < 2^-54: rounds to -1
-  if (fabs(x) < 0x1p-54) return x;
-  if (fabs(x) < 0.7) return expm1_poly_d(x);
-  const double n = rint(x * LOG2E_D);
-  const double r = (x - n * LN2_HI_D) - n * LN2_LO_D;
-  const double e = expm1_poly_d(r);
-  const int k = (int)n;
-  if (k > 53) return __vkcl_scale_d(1.0 + e, k) - 1.0;
-  const double p = __vkcl_pow2_d(k);  // 2^k - 1 is exact for -53 <= k <= 53
-  return mad(p, e, p - 1.0);
-}
-
-VKCL_VECTORIZE_1(double, exp, double)
-VKCL_VECTORIZE_1(double, exp2, double)
-VKCL_VECTORIZE_1(double, exp10, double)
-VKCL_VECTORIZE_1(double, expm1, double)
 
 #endif  // VKCL_FP64
+
+// expm1 is written once (exp.inc); exp, exp2, exp10 and the scaled and
+// extended forms are not: float's compute on x clamped to the finite range
+// and select the result without branches, double's branch on the range
+// first and scale in __vkcl_scale_d with branches, different steps.
+#define VKCL_BODY "math/exp.inc"
+#include "math/vkcl_math_types.inc"
