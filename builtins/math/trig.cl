@@ -23,6 +23,9 @@
 #define PIO2_LO_F -0x1.777a5cp-25f
 #define PI_HI_F 0x1.921fb6p+1f
 #define PI_LO_F -0x1.777a5cp-24f
+// Below these sin(x) and tan(x) are x: x^3/6, x^3/3 are below half an ulp.
+#define SIN_TINY_F 0x1p-12f
+#define TAN_TINY_F 0x1p-13f
 
 // Word i of the bits of 2/pi after the binary point, after two words of
 // zeros. (A chain of selects rather than a __constant table: program-scope
@@ -198,56 +201,6 @@ static inline float tan_poly_f(float r, float lo, int odd) {
   return odd ? -1.0f / result : result;
 }
 
-// Both polynomials, then a select: arguments in different quadrants share
-// sub-groups, where a branch would run both anyway, one after the other.
-static inline float sin_of_reduced_f(int quadrant, float hi, float lo) {
-  const float s = sin_poly_f(hi, lo), c = cos_poly_f(hi, lo);
-  const float v = (quadrant & 1) ? c : s;
-  return (quadrant & 2) ? -v : v;
-}
-static inline float cos_of_reduced_f(int quadrant, float hi, float lo) {
-  const float s = sin_poly_f(hi, lo), c = cos_poly_f(hi, lo);
-  const float v = (quadrant & 1) ? s : c;
-  return ((quadrant + 1) & 2) ? -v : v;
-}
-
-// The result of sin, cos or tan for an infinite or NaN x.
-static inline float trig_special_f(float x) { return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f(); }
-
-// The special and tiny arguments are selected, not branched to.
-float VKCL_OVERLOAD sin(float x) {
-  float hi, lo;
-  const int quadrant = reduce_f(x, &hi, &lo);
-  const float result = sin_of_reduced_f(quadrant, hi, lo);
-  const float small = fabs(x) < 0x1p-12f ? x : result;  // x^3/6 is below half an ulp; keeps sin(-0) = -0
-  return __vkcl_isfinite_f(x) ? small : trig_special_f(x);
-}
-
-float VKCL_OVERLOAD cos(float x) {
-  float hi, lo;
-  const int quadrant = reduce_f(x, &hi, &lo);
-  const float result = cos_of_reduced_f(quadrant, hi, lo);
-  return __vkcl_isfinite_f(x) ? result : trig_special_f(x);
-}
-
-float VKCL_OVERLOAD tan(float x) {
-  float hi, lo;
-  const int quadrant = reduce_f(x, &hi, &lo);
-  const float result = tan_poly_f(hi, lo, quadrant & 1);
-  const float small = fabs(x) < 0x1p-13f ? x : result;  // x^3/3 is below half an ulp; keeps tan(-0) = -0
-  return __vkcl_isfinite_f(x) ? small : trig_special_f(x);
-}
-
-float VKCL_OVERLOAD sincos(float x, __private float* cosval) {
-  float hi, lo;
-  const int quadrant = reduce_f(x, &hi, &lo);
-  // Both helpers compute the same two polynomials: once after inlining.
-  const float sin_r = sin_of_reduced_f(quadrant, hi, lo), cos_r = cos_of_reduced_f(quadrant, hi, lo);
-  const int finite = __vkcl_isfinite_f(x);
-  *cosval = finite ? cos_r : trig_special_f(x);
-  return finite ? (fabs(x) < 0x1p-12f ? x : sin_r) : trig_special_f(x);
-}
-
 // x = n/2 + r with n = rint(2x), |r| <= 1/4, exactly; pi * r as hi + lo;
 // returns n mod 4. From 2^24 on every float is an even integer.
 // Below 2^-90, pi x (the result of sinpi and tanpi there, to far below an
@@ -279,59 +232,6 @@ static inline int reduce_pi_f(float x, float* hi, float* lo) {
   return (int)n & 3;
 }
 
-float VKCL_OVERLOAD sinpi(float x) {
-  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
-  float hi, lo;
-  const int quadrant = reduce_pi_f(x, &hi, &lo);
-  const float result = sin_of_reduced_f(quadrant, hi, lo);
-  // sinpi(n) = +0 for n >= 0 and -0 for n < 0 (including -0).
-  return result == 0.0f ? copysign(0.0f, x) : result;
-}
-
-float VKCL_OVERLOAD cospi(float x) {
-  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
-  float hi, lo;
-  const int quadrant = reduce_pi_f(x, &hi, &lo);
-  const float result = cos_of_reduced_f(quadrant, hi, lo);
-  return result == 0.0f ? 0.0f : result;  // cospi(n + 1/2) = +0
-}
-
-float VKCL_OVERLOAD tanpi(float x) {
-  if (!__vkcl_isfinite_f(x)) return __vkcl_isnan_f(x) ? x : __vkcl_quiet_nan_f();
-  float hi, lo;
-  const int quadrant = reduce_pi_f(x, &hi, &lo);
-  if (hi == 0.0f) {
-    // x = n/2 for the integer n: tanpi(k) is copysign(0, k) for even k and
-    // copysign(0, -k) for odd k; tanpi(k + 1/2) is +inf for even k, -inf
-    // for odd k.
-    // (Selects, not a switch: LLVM would narrow the switch to an i2, which
-    // the translator rejects.)
-    const int negate = (quadrant & 2) != 0;
-    const float zero = copysign(0.0f, negate ? -x : x);
-    const float infinity = negate ? -as_float(VKCL_FLOAT_INF) : as_float(VKCL_FLOAT_INF);
-    return (quadrant & 1) ? infinity : zero;
-  }
-  return tan_poly_f(hi, lo, quadrant & 1);
-}
-
-VKCL_VECTORIZE_1(float, sin, float)
-VKCL_VECTORIZE_1(float, cos, float)
-VKCL_VECTORIZE_1(float, tan, float)
-VKCL_VECTORIZE_1(float, sinpi, float)
-VKCL_VECTORIZE_1(float, cospi, float)
-VKCL_VECTORIZE_1(float, tanpi, float)
-VKCL_VECTORIZE_OUT(float, sincos, float, float, __private)
-#define SINCOS_SPACE(T, AS)                        \
-  VKCL_OUT_VIA_PRIVATE(T, sincos, T, T, AS)        \
-  VKCL_VECTORIZE_OUT(T, sincos, T, T, AS)
-VKCL_FOR_EACH_OUT_SPACE(SINCOS_SPACE, float)
-
-float VKCL_OVERLOAD half_sin(float x) { return sin(x); }
-float VKCL_OVERLOAD half_cos(float x) { return cos(x); }
-float VKCL_OVERLOAD half_tan(float x) { return tan(x); }
-VKCL_VECTORIZE_1(float, half_sin, float)
-VKCL_VECTORIZE_1(float, half_cos, float)
-VKCL_VECTORIZE_1(float, half_tan, float)
 
 // ---------------------------------------------------------------------------
 // double: the same method in 64-bit words. |x| = m * 2^e with m a 53-bit
@@ -349,6 +249,8 @@ VKCL_VECTORIZE_1(float, half_tan, float)
 #define PIO2_LO_D 0x1.1a62633145c07p-54
 #define PI_HI_D 0x1.921fb54442d18p+1
 #define PI_LO_D 0x1.1a62633145c07p-53
+#define SIN_TINY_D 0x1p-27
+#define TAN_TINY_D 0x1p-28
 
 // Word i of the bits of 2/pi after the binary point, after one word of zeros.
 static inline ulong two_over_pi_word_d(int i) {
@@ -533,52 +435,6 @@ static inline double tan_poly_d(double r, double lo, int odd) {
   return odd ? -1.0 / result : result;
 }
 
-// As for float: both polynomials and selects.
-static inline double sin_of_reduced_d(int quadrant, double hi, double lo) {
-  const double s = sin_poly_d(hi, lo), c = cos_poly_d(hi, lo);
-  const double v = (quadrant & 1) ? c : s;
-  return (quadrant & 2) ? -v : v;
-}
-static inline double cos_of_reduced_d(int quadrant, double hi, double lo) {
-  const double s = sin_poly_d(hi, lo), c = cos_poly_d(hi, lo);
-  const double v = (quadrant & 1) ? s : c;
-  return ((quadrant + 1) & 2) ? -v : v;
-}
-
-static inline double trig_special_d(double x) { return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d(); }
-
-double VKCL_OVERLOAD sin(double x) {
-  double hi, lo;
-  const int quadrant = reduce_d(x, &hi, &lo);
-  const double result = sin_of_reduced_d(quadrant, hi, lo);
-  const double small = fabs(x) < 0x1p-27 ? x : result;
-  return __vkcl_isfinite_d(x) ? small : trig_special_d(x);
-}
-
-double VKCL_OVERLOAD cos(double x) {
-  double hi, lo;
-  const int quadrant = reduce_d(x, &hi, &lo);
-  const double result = cos_of_reduced_d(quadrant, hi, lo);
-  return __vkcl_isfinite_d(x) ? result : trig_special_d(x);
-}
-
-double VKCL_OVERLOAD tan(double x) {
-  double hi, lo;
-  const int quadrant = reduce_d(x, &hi, &lo);
-  const double result = tan_poly_d(hi, lo, quadrant & 1);
-  const double small = fabs(x) < 0x1p-28 ? x : result;
-  return __vkcl_isfinite_d(x) ? small : trig_special_d(x);
-}
-
-double VKCL_OVERLOAD sincos(double x, __private double* cosval) {
-  double hi, lo;
-  const int quadrant = reduce_d(x, &hi, &lo);
-  const double sin_r = sin_of_reduced_d(quadrant, hi, lo), cos_r = cos_of_reduced_d(quadrant, hi, lo);
-  const int finite = __vkcl_isfinite_d(x);
-  *cosval = finite ? cos_r : trig_special_d(x);
-  return finite ? (fabs(x) < 0x1p-27 ? x : sin_r) : trig_special_d(x);
-}
-
 // x = n/2 + r exactly; pi * r as hi + lo; n mod 4. From 2^53 on every double is even.
 static inline int reduce_pi_d(double x, double* hi, double* lo) {
   if (fabs(x) >= 0x1p53) {
@@ -593,42 +449,23 @@ static inline int reduce_pi_d(double x, double* hi, double* lo) {
   return (int)((long)n & 3);
 }
 
-double VKCL_OVERLOAD sinpi(double x) {
-  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
-  double hi, lo;
-  const int quadrant = reduce_pi_d(x, &hi, &lo);
-  const double result = sin_of_reduced_d(quadrant, hi, lo);
-  return result == 0.0 ? copysign(0.0, x) : result;
-}
-
-double VKCL_OVERLOAD cospi(double x) {
-  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
-  double hi, lo;
-  const int quadrant = reduce_pi_d(x, &hi, &lo);
-  const double result = cos_of_reduced_d(quadrant, hi, lo);
-  return result == 0.0 ? 0.0 : result;
-}
-
-double VKCL_OVERLOAD tanpi(double x) {
-  if (!__vkcl_isfinite_d(x)) return __vkcl_isnan_d(x) ? x : __vkcl_quiet_nan_d();
-  double hi, lo;
-  const int quadrant = reduce_pi_d(x, &hi, &lo);
-  if (hi == 0.0) {
-    const int negate = (quadrant & 2) != 0;
-    const double zero = copysign(0.0, negate ? -x : x);
-    const double infinity = negate ? -as_double(VKCL_DOUBLE_INF) : as_double(VKCL_DOUBLE_INF);
-    return (quadrant & 1) ? infinity : zero;
-  }
-  return tan_poly_d(hi, lo, quadrant & 1);
-}
-
-VKCL_VECTORIZE_1(double, sin, double)
-VKCL_VECTORIZE_1(double, cos, double)
-VKCL_VECTORIZE_1(double, tan, double)
-VKCL_VECTORIZE_1(double, sinpi, double)
-VKCL_VECTORIZE_1(double, cospi, double)
-VKCL_VECTORIZE_1(double, tanpi, double)
-VKCL_VECTORIZE_OUT(double, sincos, double, double, __private)
-VKCL_FOR_EACH_OUT_SPACE(SINCOS_SPACE, double)
-
 #endif  // VKCL_FP64
+
+// sin, cos, tan, sincos, sinpi, cospi and tanpi are written once
+// (trig.inc) on each type's reductions (reduce, reduce_pi) and polynomials
+// (sin_poly, cos_poly, tan_poly). The reductions are not shared: float's
+// Payne-Hanek works on 32-bit words of 2/pi and its reduce_pi takes tiny
+// arguments apart for devices that flush subnormals; double's uses 64-bit
+// words and needs neither.
+#define SINCOS_SPACE(T, AS)                        \
+  VKCL_OUT_VIA_PRIVATE(T, sincos, T, T, AS)        \
+  VKCL_VECTORIZE_OUT(T, sincos, T, T, AS)
+#define VKCL_BODY "math/trig.inc"
+#include "math/vkcl_math_types.inc"
+
+float VKCL_OVERLOAD half_sin(float x) { return sin(x); }
+float VKCL_OVERLOAD half_cos(float x) { return cos(x); }
+float VKCL_OVERLOAD half_tan(float x) { return tan(x); }
+VKCL_VECTORIZE_1(float, half_sin, float)
+VKCL_VECTORIZE_1(float, half_cos, float)
+VKCL_VECTORIZE_1(float, half_tan, float)
