@@ -14,6 +14,12 @@
 
 #include "math/vkcl_math.h"
 
+// Not written once for float and double (as builtins/math/*.inc are): the
+// algorithms differ. cbrt: float takes one step dividing by 3 y^2, double
+// two steps with a single-precision reciprocal of the guess. hypot: float
+// takes an unscaled path for the larger magnitude in [2^-60, 2^60) and
+// scales only outside it, double always scales.
+
 // Zeros and subnormals are told apart on the bits, and a subnormal is
 // normalized through its significand (vkcl_math.h): on a device that flushes
 // float subnormals, x == 0 holds for a subnormal x (which came back as it

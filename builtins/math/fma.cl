@@ -14,6 +14,10 @@
 
 #include "math/vkcl_math.h"
 
+// Not written once for float and double (as builtins/math/*.inc are): float's
+// product fits one ulong, double's needs the 128-bit pairs below, with
+// their own alignment and rounding code; different algorithms.
+
 // ---------------------------------------------------------------------------
 // float
 

@@ -16,6 +16,10 @@
 
 #include "math/vkcl_math.h"
 
+// Not written once for float and double (as builtins/math/*.inc are): the
+// methods differ (float: a polynomial on m in [sqrt(2)/2, sqrt(2)); double:
+// a 16-entry table and a Taylor series, see "double" below).
+
 #define LN2_HI_F 0x1.62ep-1f
 #define LN2_LO_F 0x1.0bfbe8p-15f
 #define LOG10_2_HI_F 0x1.344p-2f

@@ -12,6 +12,11 @@
 
 #include "math/vkcl_math.h"
 
+// Not written once for float and double (as builtins/math/*.inc are): float's
+// special cases take x apart on its bits (for devices that flush
+// subnormals, below) and pown splits n into two floats; double compares and
+// converts n exactly. The same cases, different steps.
+
 // 2^((y_hi + y_lo) * log2(a)) for finite a > 0.
 static inline float pow_positive_f(float a, float y_hi, float y_lo) {
   float l_lo;

@@ -15,6 +15,11 @@
 
 #include "math/vkcl_math.h"
 
+// Not written once for float and double (as builtins/math/*.inc are): the
+// approximations differ in their intervals and reductions, not only in
+// their coefficients (double's tail has three intervals, tgamma a fit
+// around 1.5 and the recurrence to 16, lgamma a log Stirling series).
+
 #define LOG2E_HI_F 0x1.715476p+0f
 #define LOG2E_LO_F 0x1.4ae0cp-26f
 #define HALF_LOG2_TWO_PI_F 0x1.53643ap+0f       // log2(2 pi) / 2 (head)

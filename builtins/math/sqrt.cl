@@ -15,6 +15,10 @@
 
 #include "math/vkcl_math.h"
 
+// Not written once for float and double (as builtins/math/*.inc are): float
+// takes one Newton step, double two and then an exact integer check of the
+// rounding; different algorithms.
+
 float VKCL_OVERLOAD __spirv_ocl_native_rsqrt(float);
 
 // ---------------------------------------------------------------------------
