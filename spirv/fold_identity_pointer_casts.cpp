@@ -58,7 +58,8 @@ class FoldIdentityPointerCasts final : public Pass {
     std::erase_if(m.debug, [&](const Instruction& d) { return !d.words.empty() && folded.count(d.word(0)); });
     std::erase_if(m.annotations, [&](const Instruction& a) { return !a.words.empty() && folded.count(a.word(0)); });
     std::erase_if(f.code, [&](const Instruction& i) { return folded.count(i.result_id) > 0; });
-    for (const auto& [result, operand] : casts) m.replace_all_uses(result, operand);
+    // No cast folded is the operand of another (that use is not a load or a store).
+    m.replace_all_uses(casts);
   }
 };
 

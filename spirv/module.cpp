@@ -215,6 +215,15 @@ const Instruction* Module::scan_globals(const std::function<bool(const Instructi
   return &*it;
 }
 
+void Module::replace_all_uses(const std::unordered_map<uint32_t, uint32_t>& replacements) {
+  if (replacements.empty()) return;
+  for_each_instruction([&](Instruction& inst) {
+    inst.for_each_used_id([&](uint32_t& id) {
+      if (auto it = replacements.find(id); it != replacements.end()) id = it->second;
+    });
+  });
+}
+
 const Instruction* Module::find_global(uint32_t id) const {
   if (id == 0) return nullptr;
   if (const Instruction* g = indexed_global(id)) return g;

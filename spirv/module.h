@@ -81,6 +81,9 @@ struct Module {
   void for_each_instruction(const std::function<void(Instruction&)>& fn);
   // Replaces every use of `from` (not its definition) with `to`.
   void replace_all_uses(uint32_t from, uint32_t to);
+  // Replaces every use of each key with its value, in one walk of the
+  // module (the values are not replaced again).
+  void replace_all_uses(const std::unordered_map<uint32_t, uint32_t>& replacements);
 
   // Look-ups over the global section.
   const Instruction* find_global(uint32_t id) const;
