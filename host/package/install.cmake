@@ -17,6 +17,9 @@
 #     API includes the contract's headers as "reflection.h" and so on: found
 #     next to the including header.
 #   lib/cmake/vkcl/vkclConfig.cmake, vkclConfigVersion.cmake, vkclTargets*.cmake
+#   lib/libvkcl-opencl.so and <sysconfdir>/OpenCL/vendors/vkcl.icd: the
+#     OpenCL ICD, installed by api/opencl/CMakeLists.txt (not a CMake target
+#     to link: applications reach it through their ICD loader)
 #
 # vkcl::host carries what its users need: the include directory, volk's
 # (Debian's libvulkan-volk-dev puts volk.h in /usr/include), VK_NO_PROTOTYPES,

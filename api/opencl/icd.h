@@ -1,0 +1,121 @@
+// vkcl's OpenCL ICD: the objects behind cl_platform_id and cl_device_id.
+//
+// Why in api/: the ICD sits on both halves of vkcl. Its platform and device
+// layer (this step of issue 17) reads the runtime (host/: what each Vulkan
+// physical device is and offers); its programs, when they come, are built by
+// the compiler (vkcl::from_source). api/ is the one place that may depend on
+// both (docs/design.md, "Layout").
+//
+// The ICD model (cl_khr_icd): an ICD loader (Debian's ocl-icd) finds
+// libvkcl-opencl.so through an .icd file, asks clGetExtensionFunctionAddress
+// for clIcdGetPlatformIDsKHR, and from then on calls every API function
+// through the dispatch table that is the first member of every CL object.
+// So every handle this library gives out points at a struct whose first
+// member is that table (the _cl_* structs below), and nothing else is
+// exported (exports.map).
+//
+// Implemented: the platform and its devices (platform.cpp, device.cpp,
+// device_info.cpp). Contexts, queues, memory, programs and kernels are not
+// yet: their dispatch entries return CL_INVALID_OPERATION (not_yet.h).
+#pragma once
+
+#define CL_TARGET_OPENCL_VERSION 300
+// The dispatch table has an entry for every deprecated function too.
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
+#include <CL/cl_icd.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "vkcl/device.h"
+
+namespace vkcl::opencl {
+class Platform;
+struct Device;
+}  // namespace vkcl::opencl
+
+// The handles. Standard layout, dispatch first: the loader reads the table
+// through the handle before vkcl sees the call.
+struct _cl_platform_id {
+  const cl_icd_dispatch* dispatch;
+  const vkcl::opencl::Platform* platform;
+};
+struct _cl_device_id {
+  const cl_icd_dispatch* dispatch;
+  const vkcl::opencl::Device* device;
+};
+static_assert(std::is_standard_layout_v<_cl_platform_id> && offsetof(_cl_platform_id, dispatch) == 0);
+static_assert(std::is_standard_layout_v<_cl_device_id> && offsetof(_cl_device_id, dispatch) == 0);
+
+namespace vkcl::opencl {
+
+// The one table every vkcl object points at (dispatch.cpp).
+extern const cl_icd_dispatch kDispatch;
+
+// "0.1.0": vkcl's version (the CMake project's).
+inline constexpr const char* kVersion = VKCL_VERSION;
+
+// One Vulkan physical device as an OpenCL device: what clGetDeviceInfo
+// answers from (device_info.cpp), fixed when the platform is made.
+struct Device {
+  _cl_device_id handle;
+  DeviceInfo vulkan;               // Device::list()'s entry: limits, features, heaps
+  cl_device_type type = 0;         // CL_DEVICE_TYPE_CPU, _GPU or _ACCELERATOR
+  bool available = false;          // vkcl can run on it (vulkan.unusable is empty)
+  std::vector<cl_name_version> extensions;   // CL_DEVICE_EXTENSIONS_WITH_VERSION
+  std::string extension_names;               // CL_DEVICE_EXTENSIONS: the same, space-separated
+  std::vector<cl_name_version> c_features;   // CL_DEVICE_OPENCL_C_FEATURES
+  bool subgroups = false;          // cl_khr_subgroups and __opencl_c_subgroups
+
+  Device(const DeviceInfo& info, cl_platform_id platform);
+  cl_platform_id platform;
+};
+
+// The platform: "vkcl", with a device per Vulkan physical device in the
+// Vulkan loader's order (the order VKCL_DEVICE indexes them).
+class Platform {
+ public:
+  // The one platform, made on first use. A function-local static because
+  // the ICD model forces one: the loader compares cl_platform_id values
+  // across calls, so the platform (and its devices) must keep one address
+  // for the life of the process. It is initialized once, thread-safely, and
+  // never changes afterwards: no other global state is mutable.
+  static const Platform& get();
+
+  _cl_platform_id handle;
+  std::vector<std::unique_ptr<Device>> devices;
+  // Why Vulkan could not be asked (no libvulkan.so.1, no instance): the
+  // platform is then there with no devices.
+  std::string vulkan_error;
+  std::vector<cl_name_version> extensions;  // CL_PLATFORM_EXTENSIONS_WITH_VERSION
+  std::string extension_names;
+
+  // The vkcl object behind a handle, or null where the handle is not one of
+  // this platform's (an invalid argument).
+  const Device* find(cl_device_id device) const;
+  bool owns(cl_platform_id platform) const { return platform == &handle; }
+
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+
+ private:
+  Platform();
+};
+
+// "OpenCL 3.0 vkcl 0.1.0": CL_PLATFORM_VERSION, which must read
+// "OpenCL<space><major.minor><space><platform-specific information>".
+std::string platform_version();
+
+// The name and version pairs as CL_*_EXTENSIONS wants them.
+std::string names_of(const std::vector<cl_name_version>& list);
+cl_name_version name_version(const char* name, cl_version version);
+
+}  // namespace vkcl::opencl

@@ -1,0 +1,95 @@
+// The platform: clGetPlatformIDs (clIcdGetPlatformIDsKHR) and clGetPlatformInfo.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "entry_points.h"
+#include "info.h"
+
+namespace vkcl::opencl {
+
+cl_name_version name_version(const char* name, cl_version version) {
+  cl_name_version nv{};
+  nv.version = version;
+  std::strncpy(nv.name, name, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+  return nv;
+}
+
+std::string names_of(const std::vector<cl_name_version>& list) {
+  std::string names;
+  for (const cl_name_version& nv : list) names += (names.empty() ? "" : " ") + std::string(nv.name);
+  return names;
+}
+
+std::string platform_version() { return std::string("OpenCL 3.0 vkcl ") + kVersion; }
+
+Platform::Platform() : handle{&kDispatch, this} {
+  // cl_khr_icd is the platform's own; cl_khr_extended_versioning is every
+  // device's too (the *_WITH_VERSION and *_NUMERIC_VERSION queries).
+  extensions = {name_version("cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)),
+                name_version("cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0))};
+  extension_names = names_of(extensions);
+  try {
+    for (const DeviceInfo& info : vkcl::Device::list()) devices.push_back(std::make_unique<Device>(info, &handle));
+  } catch (const std::exception& e) {
+    vulkan_error = e.what();
+    devices.clear();
+    std::fprintf(stderr, "vkcl OpenCL: no devices: %s\n", e.what());
+  }
+}
+
+const Platform& Platform::get() {
+  static const Platform platform;
+  return platform;
+}
+
+const Device* Platform::find(cl_device_id device) const {
+  for (const auto& d : devices)
+    if (&d->handle == device) return d.get();
+  return nullptr;
+}
+
+cl_int CL_API_CALL get_platform_ids(cl_uint num_entries, cl_platform_id* platforms, cl_uint* num_platforms) {
+  if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return CL_INVALID_VALUE;
+  const Platform& platform = Platform::get();
+  if (platforms) platforms[0] = const_cast<cl_platform_id>(&platform.handle);
+  if (num_platforms) *num_platforms = 1;
+  return CL_SUCCESS;
+}
+
+namespace {
+
+std::optional<InfoValue> platform_info(const Platform& p, cl_platform_info param) {
+  switch (param) {
+    case CL_PLATFORM_PROFILE: return text("FULL_PROFILE");
+    case CL_PLATFORM_VERSION: return text(platform_version());
+    case CL_PLATFORM_NUMERIC_VERSION: return of<cl_version>(CL_MAKE_VERSION(3, 0, 0));
+    case CL_PLATFORM_NAME: return text("vkcl");
+    case CL_PLATFORM_VENDOR: return text("vkcl project");
+    case CL_PLATFORM_EXTENSIONS: return text(p.extension_names);
+    case CL_PLATFORM_EXTENSIONS_WITH_VERSION: return array_of(p.extensions);
+    case CL_PLATFORM_ICD_SUFFIX_KHR: return text("vkcl");
+    // 0: no clGetHostTimer / clGetDeviceAndHostTimer yet (they return
+    // CL_INVALID_OPERATION), which is what 0 tells the application.
+    case CL_PLATFORM_HOST_TIMER_RESOLUTION: return of<cl_ulong>(0);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+cl_int CL_API_CALL get_platform_info(cl_platform_id platform, cl_platform_info param_name, size_t param_value_size,
+                                     void* param_value, size_t* param_value_size_ret) {
+  const Platform& p = Platform::get();
+  // NULL is implementation-defined: here it is the one platform.
+  if (platform && !p.owns(platform)) return CL_INVALID_PLATFORM;
+  return copy_out(platform_info(p, param_name), param_value_size, param_value, param_value_size_ret);
+}
+
+// Hints that the compiler's resources may go; there is no compiler here yet.
+cl_int CL_API_CALL unload_platform_compiler(cl_platform_id platform) {
+  return Platform::get().owns(platform) ? CL_SUCCESS : CL_INVALID_PLATFORM;
+}
+cl_int CL_API_CALL unload_compiler() { return CL_SUCCESS; }
+
+}  // namespace vkcl::opencl
