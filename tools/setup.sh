@@ -11,7 +11,7 @@ packages=(
   libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslang-tools
   libgtest-dev
-  pocl-opencl-icd ocl-icd-opencl-dev
+  pocl-opencl-icd ocl-icd-opencl-dev clinfo
   mesa-opencl-icd gnuplot-nox
   python3
 )
