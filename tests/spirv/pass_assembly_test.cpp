@@ -320,16 +320,15 @@ TEST(UnrotateLoops, ALoopToAnUnknownBoundTestsTheGuardsComparisonOnThePhi) {
   EXPECT_EQ(count(text, "OpBranchConditional"), 1) << text;
 }
 
-// `for (k = 0; k < n; ++k)` over unsigned k (histogram's loop): LLVM writes
-// the guard `0 < n` as `n != 0`, and the latch leaves when `k + 1 >= n`. On
-// the first trip `k < n` is `n != 0`, on every later one the latch's test,
-// so the header tests k < n and the guard goes.
-TEST(UnrotateLoops, AGuardNotZeroOfALoopCountingUpFromZeroIsItsUnsignedBound) {
-  const std::string text = run_alone("unrotate_loops", kernel_module(kCountingFunction + R"(
+// `for (k = first; k < n; ++k)` over unsigned k as LLVM rotates it when
+// `first` is a constant: the guard `first < n`, which for 0 LLVM writes as
+// `n != 0`; the latch leaves when `k + 1 >= n`.
+std::string loop_guarded_by_not_zero(const std::string& first) {
+  return kCountingFunction + R"(
       %guard = OpINotEqual %bool %n %uint_0
                OpBranchConditional %guard %loop %merge
        %loop = OpLabel
-          %k = OpPhi %uint %uint_0 %entry %next %loop
+          %k = OpPhi %uint )" + first + R"( %entry %next %loop
        %next = OpIAdd %uint %k %uint_1
        %done = OpUGreaterThanEqual %bool %next %n
                OpBranchConditional %done %merge %loop
@@ -337,27 +336,22 @@ TEST(UnrotateLoops, AGuardNotZeroOfALoopCountingUpFromZeroIsItsUnsignedBound) {
      %result = OpPhi %uint %next %loop %uint_0 %entry
                OpReturnValue %result
                OpFunctionEnd
-)"));
+)";
+}
+
+// Counting from 0 (histogram's loop): on the first trip `k < n` is
+// `n != 0`, on every later one the latch's test, so the header tests k < n
+// and the guard goes.
+TEST(UnrotateLoops, AGuardNotZeroOfALoopCountingUpFromZeroIsItsUnsignedBound) {
+  const std::string text = run_alone("unrotate_loops", kernel_module(loop_guarded_by_not_zero("%uint_0")));
   EXPECT_NE(text.find("OpULessThan %bool %k %n\n"), std::string::npos) << text;
   EXPECT_EQ(count(text, "OpBranchConditional"), 1) << text;
 }
 
-// The same guard proves nothing for a loop counting from 1: `n != 0` does
-// not say 1 < n. It stays rotated.
+// Counting from 1, the same guard proves nothing: `n != 0` does not say
+// 1 < n. The loop stays rotated.
 TEST(UnrotateLoops, AGuardNotZeroOfALoopCountingFromOneStaysRotated) {
-  const std::string text = run_alone("unrotate_loops", kernel_module(kCountingFunction + R"(
-      %guard = OpINotEqual %bool %n %uint_0
-               OpBranchConditional %guard %loop %merge
-       %loop = OpLabel
-          %k = OpPhi %uint %uint_1 %entry %next %loop
-       %next = OpIAdd %uint %k %uint_1
-       %done = OpUGreaterThanEqual %bool %next %n
-               OpBranchConditional %done %merge %loop
-      %merge = OpLabel
-     %result = OpPhi %uint %next %loop %uint_0 %entry
-               OpReturnValue %result
-               OpFunctionEnd
-)"));
+  const std::string text = run_alone("unrotate_loops", kernel_module(loop_guarded_by_not_zero("%uint_1")));
   EXPECT_NE(text.find("OpBranchConditional %done %merge %loop"), std::string::npos) << text;
   EXPECT_NE(text.find("OpBranchConditional %guard %loop %merge"), std::string::npos) << text;
 }
