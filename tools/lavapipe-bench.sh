@@ -11,9 +11,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mesa=${VKCL_MESA_DIR:-/tmp/vkcl-mesa}
 rm -rf "$mesa" && mkdir -p "$mesa"
 tar -xJf "$root/build-lavapipe/mesa.tar.xz" -C "$mesa"
-mkdir -p /usr/lib/clc /usr/lib/llvm-15/lib/clang/15.0.6/include
-cp -n "$mesa"/clc/* /usr/lib/clc/
-cp -n "$mesa"/include/* /usr/lib/llvm-15/lib/clang/15.0.6/include/
+# (A bundle made with VKCL_BUNDLE_RUSTICL=0 has neither.)
+if compgen -G "$mesa/clc/*" > /dev/null; then
+  mkdir -p /usr/lib/clc /usr/lib/llvm-15/lib/clang/15.0.6/include
+  cp -n "$mesa"/clc/* /usr/lib/clc/
+  cp -n "$mesa"/include/* /usr/lib/llvm-15/lib/clang/15.0.6/include/
+fi
 printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s/lib/libvulkan_lvp.so","api_version":"1.1.230"}}\n' "$mesa" \
   > "$mesa/lvp_icd.json"
 export VK_DRIVER_FILES="$mesa/lvp_icd.json" LD_LIBRARY_PATH="$mesa/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

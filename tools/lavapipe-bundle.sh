@@ -12,6 +12,10 @@
 #     no compiler.
 # Then, there, with build-gpu/tools and build-lavapipe carried:
 #   tools/lavapipe-bench.sh [vkcl-bench arguments]
+# VKCL_BUNDLE_RUSTICL=0 leaves rusticl out, and what only it loads (clang,
+# the SPIR-V translator, libclc, the headers): about 40 MiB, which fits the
+# device tool's 64 MiB carry beside build-gpu/tools and the checkout, where
+# the whole bundle does not; lavapipe-bench.sh then reports rusticl as n/a.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out="$root/build-lavapipe"
@@ -23,7 +27,10 @@ done
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/lib" "$stage/clc" "$stage/include"
-for so in "$lib/libvulkan_lvp.so" "$lib/libRusticlOpenCL.so.1" "$lib/libvulkan.so.1"; do
+with_rusticl=${VKCL_BUNDLE_RUSTICL:-1}
+libraries=("$lib/libvulkan_lvp.so" "$lib/libvulkan.so.1")
+[[ "$with_rusticl" == 0 ]] || libraries+=("$lib/libRusticlOpenCL.so.1")
+for so in "${libraries[@]}"; do
   cp -L "$so" "$stage/lib/"
   ldd "$so" | awk '$3 ~ /^\// {print $3}' | while read -r dep; do
     case $(basename "$dep") in
@@ -32,8 +39,10 @@ for so in "$lib/libvulkan_lvp.so" "$lib/libRusticlOpenCL.so.1" "$lib/libvulkan.s
     esac
   done
 done
-cp /usr/lib/clc/spirv-mesa3d-.spv /usr/lib/clc/spirv64-mesa3d-.spv "$stage/clc/"
-cp /usr/lib/llvm-15/lib/clang/15.0.6/include/opencl-c.h /usr/lib/llvm-15/lib/clang/15.0.6/include/opencl-c-base.h "$stage/include/"
+if [[ "$with_rusticl" != 0 ]]; then
+  cp /usr/lib/clc/spirv-mesa3d-.spv /usr/lib/clc/spirv64-mesa3d-.spv "$stage/clc/"
+  cp /usr/lib/llvm-15/lib/clang/15.0.6/include/opencl-c.h /usr/lib/llvm-15/lib/clang/15.0.6/include/opencl-c-base.h "$stage/include/"
+fi
 rm -rf "$out"
 mkdir -p "$out/modules"
 tar -C "$stage" -cf - lib clc include | xz -T0 -9 > "$out/mesa.tar.xz"
