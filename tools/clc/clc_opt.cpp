@@ -1,5 +1,5 @@
 // clc-opt: clc's LLVM-level transforms (llvm_transforms.h) on LLVM IR text,
-// one at a time or in any order, as `opt` runs LLVM's passes: for debugging
+// one at a time or in any order, as new-pass-manager passes, as `opt` runs LLVM's: for debugging
 // a transform, or writing its test, without the rest of the compiler.
 //
 //   clc-opt --list-passes
@@ -83,7 +83,7 @@ int run(int argc, char** argv) {
     return 1;
   }
   try {
-    for (const vkcl::LlvmTransform* t : chosen) t->run(*module, input);
+    vkcl::run_llvm_transforms(*module, chosen, input);
   } catch (const vkcl::CompileError& error) {
     std::cerr << error.what();
     return 1;

@@ -613,7 +613,9 @@ LinkReport link_builtins(llvm::Module& module, std::string_view file_name, const
   LinkReport report;
   remove_lifetime_markers(module);
   remove_prefetches(module);
-  for (const LlvmTransform& transform : llvm_transforms()) transform.run(module, file_name);
+  std::vector<const LlvmTransform*> transforms;
+  for (const LlvmTransform& transform : llvm_transforms()) transforms.push_back(&transform);
+  run_llvm_transforms(module, transforms, file_name);
   check_calls(module, file_name);
   check_kernel_arguments(module, file_name);
   report.static_local_memory = check_static_local_memory(module, file_name);

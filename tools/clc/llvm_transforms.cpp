@@ -2,6 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <exception>
+#include <optional>
+#include <string>
+
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+
+#include "compile_error.h"
 
 #include "legalize_integer_widths.h"
 #include "legalize_vectors.h"
@@ -19,7 +28,60 @@ constexpr std::array kTransforms = {
     LlvmTransform{"retype_punned_accesses", [](llvm::Module& module, std::string_view) { retype_punned_accesses(module); }},
 };
 
+// What the first failing transform threw, as text: the program's error
+// (a CompileError's what()) or an internal error naming the transform.
+struct Failure {
+  std::optional<std::string> message;
+};
+
+// One transform as a module pass; after a failure, it and the passes after it
+// leave the module alone.
+class LlvmTransformPass : public llvm::PassInfoMixin<LlvmTransformPass> {
+ public:
+  LlvmTransformPass(const LlvmTransform& transform, std::string_view file_name, Failure& failure)
+      : transform_(&transform), file_name_(file_name), failure_(&failure) {}
+
+  llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager&) {
+    if (failure_->message) return llvm::PreservedAnalyses::all();
+    try {
+      transform_->run(module, file_name_);
+    } catch (const CompileError& e) {
+      failure_->message = e.what();
+    } catch (const std::exception& e) {
+      failure_->message = "internal error in clc's " + std::string(transform_->name) + ": " + e.what() + "\n";
+    }
+    return llvm::PreservedAnalyses::none();
+  }
+
+  static llvm::StringRef name() { return "vkcl::LlvmTransformPass"; }
+
+ private:
+  const LlvmTransform* transform_;
+  std::string_view file_name_;
+  Failure* failure_;
+};
+
 }  // namespace
+
+void run_llvm_transforms(llvm::Module& module, std::span<const LlvmTransform* const> transforms,
+                         std::string_view file_name) {
+  llvm::LoopAnalysisManager loop_analyses;
+  llvm::FunctionAnalysisManager function_analyses;
+  llvm::CGSCCAnalysisManager cgscc_analyses;
+  llvm::ModuleAnalysisManager module_analyses;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(module_analyses);
+  builder.registerCGSCCAnalyses(cgscc_analyses);
+  builder.registerFunctionAnalyses(function_analyses);
+  builder.registerLoopAnalyses(loop_analyses);
+  builder.crossRegisterProxies(loop_analyses, function_analyses, cgscc_analyses, module_analyses);
+
+  Failure failure;
+  llvm::ModulePassManager passes;
+  for (const LlvmTransform* transform : transforms) passes.addPass(LlvmTransformPass(*transform, file_name, failure));
+  passes.run(module, module_analyses);
+  if (failure.message) throw CompileError(*failure.message);
+}
 
 std::span<const LlvmTransform> llvm_transforms() { return kTransforms; }
 
