@@ -188,7 +188,7 @@ DEFINE_CORE(ulong, __local, CLK_LOCAL_MEM_FENCE, AtomicUMin, AtomicUMax)
 
 // Which memory a generic pointer points to, as fence flags:
 // CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, or 0 for __private memory. clc
-// (tools/clc/link_builtins.cpp) replaces each call with that constant once
+// (tools/clc/prepare_for_translation.cpp) replaces each call with that constant once
 // the builtin is inlined and the pointer traces back to a named address
 // space; a pointer whose address space is only known at run time is a
 // compile error at the user's call.

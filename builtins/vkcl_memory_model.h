@@ -10,7 +10,7 @@
 //
 // Values the specification leaves undefined call a __vkcl_error_* function
 // that is never defined: if such a call survives constant folding, clc
-// (tools/clc/link_builtins.cpp) reports it as a compile error at the user's
+// (tools/clc/prepare_for_translation.cpp) reports it as a compile error at the user's
 // call site instead of guessing.
 #pragma once
 
@@ -28,7 +28,7 @@
 #define SPV_SEMANTICS_WORKGROUP_MEMORY 0x100u
 #define SPV_SEMANTICS_IMAGE_MEMORY 0x800u
 
-// Errors, each with its message in tools/clc/link_builtins.cpp.
+// Errors, each with its message in tools/clc/prepare_for_translation.cpp.
 void __vkcl_error_invalid_fence_flags(void);
 void __vkcl_error_invalid_memory_scope(void);
 void __vkcl_error_invalid_memory_order(void);

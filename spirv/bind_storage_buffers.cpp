@@ -193,12 +193,7 @@ class BindStorageBuffers final : public Pass {
   static void bind(Module& m, LoweringContext& context, KernelState& kernel) {
     Function& f = function_by_id(m, kernel.function);
     const ValueTypes types = value_types(m, f);
-    std::unordered_map<uint32_t, std::vector<size_t>> uses;
-    for (size_t p = 0; p < f.code.size(); ++p) {
-      Instruction copy = f.code[p];
-      copy.type_id = 0;
-      copy.for_each_used_id([&](uint32_t& id) { uses[id].push_back(p); });
-    }
+    const DefUse uses(f);
 
     std::vector<Candidate> candidates;
     uint32_t index = 0;
@@ -246,7 +241,7 @@ class BindStorageBuffers final : public Pass {
   }
 
   static void analyze(const Module& m, const Function& f, const ValueTypes& types,
-                      const std::unordered_map<uint32_t, std::vector<size_t>>& uses, Candidate& c) {
+                      const DefUse& uses, Candidate& c) {
     auto fail = [&] { c.qualifies = false; };
     std::vector<uint32_t> work{c.param};
     c.derived.insert(c.param);
@@ -254,9 +249,7 @@ class BindStorageBuffers final : public Pass {
     while (!work.empty() && c.qualifies) {
       const uint32_t value = work.back();
       work.pop_back();
-      auto it = uses.find(value);
-      if (it == uses.end()) continue;
-      for (size_t p : it->second) {
+      for (size_t p : uses.uses(value)) {
         const Instruction& i = f.code[p];
         auto derive = [&] {
           if (c.derived.insert(i.result_id).second) work.push_back(i.result_id);

@@ -135,10 +135,7 @@ class DeclareVulkanModule final : public Pass {
       // bitcasts it to a non-half type (tools/clc/retype_punned_accesses
       // makes these of ushort accesses to __local and __private half memory;
       // lower_kernel_arguments rebuilds a half argument from its word so).
-      std::unordered_map<uint32_t, std::vector<const Instruction*>> users;
-      for (const Instruction& i : f.code)
-        for (size_t w = 0; w < i.words.size(); ++w)
-          if (i.is_id[w]) users[i.words[w]].push_back(&i);
+      const DefUse def_use(f);
       const ValueTypes types = value_types(m, f);
       auto is_half = [&](uint32_t value) {
         auto type = types.find(value);
@@ -146,14 +143,16 @@ class DeclareVulkanModule final : public Pass {
       };
       for (const Instruction& i : f.code) {
         if (i.type_id == 0 || !half_types.count(i.type_id)) continue;
-        const std::vector<const Instruction*>& uses = users[i.result_id];
-        if (i.opcode == Op::OpLoad && std::ranges::all_of(uses, [&](const Instruction* use) {
-              return use->opcode == Op::OpBitcast && !half_types.count(use->type_id);
+        const std::vector<size_t>& uses = def_use.uses(i.result_id);
+        if (i.opcode == Op::OpLoad && std::ranges::all_of(uses, [&](size_t p) {
+              const Instruction& use = f.code[p];
+              return use.opcode == Op::OpBitcast && !half_types.count(use.type_id);
             }))
           continue;
-        if (i.opcode == Op::OpBitcast && !is_half(i.word(0)) && std::ranges::all_of(uses, [&](const Instruction* use) {
-              return (use->opcode == Op::OpStore && use->word(1) == i.result_id && use->word(0) != i.result_id) ||
-                     (use->opcode == Op::OpBitcast && !half_types.count(use->type_id));
+        if (i.opcode == Op::OpBitcast && !is_half(i.word(0)) && std::ranges::all_of(uses, [&](size_t p) {
+              const Instruction& use = f.code[p];
+              return (use.opcode == Op::OpStore && use.word(1) == i.result_id && use.word(0) != i.result_id) ||
+                     (use.opcode == Op::OpBitcast && !half_types.count(use.type_id));
             }))
           continue;
         return true;

@@ -173,7 +173,7 @@ class FunctionIndices {
   Module& m_;
   Function& f_;
   ValueTypes types_;
-  FunctionDefinitions defs_;
+  DefUse defs_;
   std::unordered_map<uint32_t, uint32_t> narrowed_;
   InsertionsAfter inserts_;
   std::vector<uint32_t> replaced_;       // 64-bit indices replaced (once per use)

@@ -166,7 +166,7 @@ class FunctionNarrowing {
   Module& m_;
   Function& f_;
   ValueTypes types_;
-  FunctionDefinitions defs_;
+  DefUse defs_;
   std::unordered_map<uint32_t, uint32_t> narrowed_;
   InsertionsAfter inserts_;
   std::unordered_map<size_t, uint32_t> narrowed_roots_;  // truncation position -> its 64-bit operand

@@ -15,20 +15,30 @@ uint32_t PushConstantBlock::add_member(uint32_t type, uint32_t size_bytes, uint3
   return uint32_t(member_types.size() - 1);
 }
 
-FunctionDefinitions::FunctionDefinitions(const Function& function) : function_(function) {
-  for (size_t p = 0; p < function.code.size(); ++p)
-    if (function.code[p].result_id) position_[function.code[p].result_id] = p;
+DefUse::DefUse(const Function& function) : function_(function) {
+  for (size_t p = 0; p < function.code.size(); ++p) {
+    const Instruction& i = function.code[p];
+    if (i.result_id) position_[i.result_id] = p;
+    for (size_t w = 0; w < i.words.size(); ++w)
+      if (i.is_id[w]) uses_[i.words[w]].push_back(p);
+  }
 }
 
-std::optional<size_t> FunctionDefinitions::position(uint32_t id) const {
+std::optional<size_t> DefUse::position(uint32_t id) const {
   auto it = position_.find(id);
   if (it == position_.end()) return std::nullopt;
   return it->second;
 }
 
-const Instruction* FunctionDefinitions::definition(uint32_t id) const {
+const Instruction* DefUse::definition(uint32_t id) const {
   const std::optional<size_t> p = position(id);
   return p ? &function_.code[*p] : nullptr;
+}
+
+const std::vector<size_t>& DefUse::uses(uint32_t id) const {
+  static const std::vector<size_t> kNone;
+  auto it = uses_.find(id);
+  return it == uses_.end() ? kNone : it->second;
 }
 
 Function& function_by_id(Module& module, uint32_t id) {

@@ -93,19 +93,25 @@ inline bool is_atomic(Op op) {
   }
 }
 
-// Where each value of a function is defined: its position in Function::code,
-// found once. Valid while the code keeps its order: the passes that use it
-// collect what they add as InsertionsAfter and splice it in at the end.
-class FunctionDefinitions {
+// Where each value of a function is defined and used: positions in
+// Function::code, found once. Valid while the code keeps its order: the
+// passes that use it collect what they add as InsertionsAfter and splice it
+// in at the end.
+class DefUse {
  public:
-  explicit FunctionDefinitions(const Function& function);
+  explicit DefUse(const Function& function);
   std::optional<size_t> position(uint32_t id) const;
   // The defining instruction, or nullptr for a global or an unknown id.
   const Instruction* definition(uint32_t id) const;
+  // The positions of the instructions that use `id` as an operand (not as
+  // their type), once per operand: an instruction that uses it twice is
+  // listed twice.
+  const std::vector<size_t>& uses(uint32_t id) const;
 
  private:
   const Function& function_;
   std::unordered_map<uint32_t, size_t> position_;
+  std::unordered_map<uint32_t, std::vector<size_t>> uses_;
 };
 
 // Shared helpers for passes that add code to a kernel.

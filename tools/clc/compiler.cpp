@@ -11,7 +11,7 @@
 #include <llvm/Support/ErrorHandling.h>
 
 #include "frontend.h"
-#include "link_builtins.h"
+#include "prepare_for_translation.h"
 #include "lower_to_vulkan.h"
 #include "translate.h"
 
@@ -50,7 +50,7 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
       context.setOpaquePointers(false);  // the translator needs typed pointers
       std::unique_ptr<llvm::Module> module = run_frontend(source, file_name, options, context, result.warnings);
       stage = "linking the builtin library";
-      const LinkReport linked = link_builtins(*module, file_name, options, result.warnings);
+      const PreparationReport prepared = prepare_for_translation(*module, file_name, options, result.warnings);
       stage = "translating to SPIR-V";
       result.kernel_spirv = translate_to_spirv(*module, file_name);
       if (options.lower) {
@@ -69,8 +69,8 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
         // Measured on the LLVM module (check_local_memory.h); the lowering
         // does not count kernel-scope __local variables itself.
         for (KernelReflection& kernel : result.module.reflection.kernels) {
-          auto found = linked.static_local_memory.find(kernel.name);
-          if (found != linked.static_local_memory.end())
+          auto found = prepared.static_local_memory.find(kernel.name);
+          if (found != prepared.static_local_memory.end())
             kernel.static_local_memory = std::max<uint64_t>(kernel.static_local_memory, found->second);
         }
       }

@@ -1,10 +1,11 @@
 // clc's compiler as a library: OpenCL C source in, Vulkan SPIR-V and its
 // reflection out, every stage in this process (docs/design.md, "Data flow"):
 //
-//   frontend        clang cc1 → LLVM IR with line tables          frontend.h
-//   link_builtins   + builtins/ bitcode, internalize, inline, -O  link_builtins.h
-//   translate       SPIRV-LLVM-Translator → Kernel SPIR-V          translate.h
-//   lower           spirv/ lowering + validation → Vulkan SPIR-V   spirv/lower_to_vulkan.h
+//   frontend     clang cc1 → LLVM IR with line tables           frontend.h
+//   prepare      + builtins/ bitcode, internalize, inline, -O,
+//                clc's transforms, checks                        prepare_for_translation.h
+//   translate    SPIRV-LLVM-Translator → Kernel SPIR-V           translate.h
+//   lower        spirv/ lowering + validation → Vulkan SPIR-V    spirv/lower_to_vulkan.h
 //
 // Every failure is a vkcl::CompileError whose what() is complete user-facing
 // text, clang-style (`file:line:col: error: ...` where a location is known).

@@ -57,7 +57,7 @@ std::vector<std::string> frontend_arguments(std::string_view file_name, const Co
       "-dwarf-version=5",
       "-debugger-tuning=gdb",
       // Not the working directory: DIFile then keeps each path as clang's
-      // diagnostics show it, so link_builtins can name call sites the same way.
+      // diagnostics show it, so prepare_for_translation can name call sites the same way.
       "-fdebug-compilation-dir=.",
       "-resource-dir", VKCL_CLANG_RESOURCE_DIR,
       "-ferror-limit", "19",
@@ -66,7 +66,7 @@ std::vector<std::string> frontend_arguments(std::string_view file_name, const Co
       "-fdeclare-opencl-builtins",
       "-fgnuc-version=4.2.1",
       "-fno-threadsafe-statics",
-      // Our own pipeline (link_builtins) optimizes after linking the builtins.
+      // Our own pipeline (prepare_for_translation) optimizes after linking the builtins.
       options.optimize ? "-O2" : "-O0",
       "-disable-O0-optnone",
       "-disable-llvm-passes",

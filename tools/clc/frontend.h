@@ -3,7 +3,7 @@
 // Runs clang with the cc1 flags its driver adds for `-target spir64` (typed
 // pointers, table-generated builtin declarations), line tables with columns so
 // that later stages can name call sites, and no LLVM passes at all: the
-// module comes out unoptimized, without optnone, for link_builtins to
+// module comes out unoptimized, without optnone, for prepare_for_translation to
 // optimize. The source is read from memory under `file_name`, so standard
 // input works and the user's file name appears in every diagnostic.
 #pragma once

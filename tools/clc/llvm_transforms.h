@@ -1,5 +1,5 @@
 // The transforms clc runs on the linked and optimized LLVM module so that the
-// translator and the SPIR-V lowering can take it: link_builtins runs them in
+// translator and the SPIR-V lowering can take it: prepare_for_translation runs them in
 // this order, after LLVM's pipelines and before its checks. One list, as
 // spirv/pass_registry.def is for the SPIR-V passes, so that `clc-opt` can run
 // any of them alone on .ll text, and each can be tested alone (tests/clc).

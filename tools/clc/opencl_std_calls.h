@@ -1,6 +1,6 @@
 // Calls of OpenCL C builtins that SPIRV-LLVM-Translator turns into OpenCL.std
 // extended instructions, judged before translation: check_calls (in
-// link_builtins.cpp) reports one that spirv/lower_opencl_std cannot lower at
+// prepare_for_translation.cpp) reports one that spirv/lower_opencl_std cannot lower at
 // the call's file:line:col, while the module still has debug locations. The
 // pass itself would see only an instruction with no location.
 //

@@ -1,6 +1,6 @@
 // Stage 3: LLVM IR → Kernel SPIR-V with SPIRV-LLVM-Translator, in process.
 //
-// The module must be what link_builtins leaves: typed pointers, everything
+// The module must be what prepare_for_translation leaves: typed pointers, everything
 // inlined into kernels, no debug info. SPIR-V 1.4 at most and no SPIR-V
 // extensions; the translator's own OpenCL builtin mapping never sees a
 // synchronization builtin (builtins/ has turned them into __spirv_* calls).

@@ -1,4 +1,4 @@
-#include "link_builtins.h"
+#include "prepare_for_translation.h"
 
 #include <algorithm>
 #include <array>
@@ -598,7 +598,7 @@ void check_calls(llvm::Module& module, std::string_view file_name) {
 
 }  // namespace
 
-LinkReport link_builtins(llvm::Module& module, std::string_view file_name, const CompileOptions& options,
+PreparationReport prepare_for_translation(llvm::Module& module, std::string_view file_name, const CompileOptions& options,
                          std::string& warnings) {
   if (std::none_of(module.begin(), module.end(),
                    [](const llvm::Function& function) { return is_kernel(function) && !function.isDeclaration(); })) {
@@ -610,7 +610,7 @@ LinkReport link_builtins(llvm::Module& module, std::string_view file_name, const
   redirect_calls_to_kernels(module);
   internalize_and_mark_inline(module);
   warnings += optimize(module, options.optimize, file_name);
-  LinkReport report;
+  PreparationReport report;
   remove_lifetime_markers(module);
   remove_prefetches(module);
   std::vector<const LlvmTransform*> transforms;

@@ -1,5 +1,5 @@
-// Stage 2: link vkcl's builtin library into the user's module and make it
-// ready for the translator.
+// Stage 2: link vkcl's builtin library into the user's module, optimize it,
+// run clc's own transforms, check it, and so make it ready for the translator.
 //
 // Links the embedded builtins/ bitcode (only what the module uses), makes
 // every function that is not a kernel internal and always-inline, inlines
@@ -25,7 +25,7 @@
 //   - an atomic whose object is behind a generic pointer that may point to
 //     either __global or __local memory;
 //   - a call the builtin library could not resolve, unless the translator
-//     lowers it itself (see the allow-list in link_builtins.cpp), and the
+//     lowers it itself (see the allow-list in prepare_for_translation.cpp), and the
 //     __vkcl_error_* markers builtins/ calls for undefined argument values.
 //   - kernel arguments of OpenCL's opaque types (images, samplers, pipes,
 //     queues) that no call reported, at the kernel;
@@ -50,12 +50,12 @@ class Module;
 
 namespace vkcl {
 
-struct LinkReport {
+struct PreparationReport {
   // Bytes of kernel-scope __local variables by kernel name (none: absent).
   std::map<std::string, uint64_t> static_local_memory;
 };
 
-LinkReport link_builtins(llvm::Module& module, std::string_view file_name, const CompileOptions& options,
+PreparationReport prepare_for_translation(llvm::Module& module, std::string_view file_name, const CompileOptions& options,
                          std::string& warnings);
 
 }  // namespace vkcl
