@@ -30,9 +30,7 @@ constexpr std::array kTransforms = {
 
 // What the first failing transform threw, as text: the program's error
 // (a CompileError's what()) or an internal error naming the transform.
-struct Failure {
-  std::optional<std::string> message;
-};
+using Failure = std::optional<std::string>;
 
 // One transform as a module pass; after a failure, it and the passes after it
 // leave the module alone.
@@ -42,13 +40,13 @@ class LlvmTransformPass : public llvm::PassInfoMixin<LlvmTransformPass> {
       : transform_(&transform), file_name_(file_name), failure_(&failure) {}
 
   llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager&) {
-    if (failure_->message) return llvm::PreservedAnalyses::all();
+    if (*failure_) return llvm::PreservedAnalyses::all();
     try {
       transform_->run(module, file_name_);
     } catch (const CompileError& e) {
-      failure_->message = e.what();
+      *failure_ = e.what();
     } catch (const std::exception& e) {
-      failure_->message = "internal error in clc's " + std::string(transform_->name) + ": " + e.what() + "\n";
+      *failure_ = "internal error in clc's " + std::string(transform_->name) + ": " + e.what() + "\n";
     }
     return llvm::PreservedAnalyses::none();
   }
@@ -80,7 +78,7 @@ void run_llvm_transforms(llvm::Module& module, std::span<const LlvmTransform* co
   llvm::ModulePassManager passes;
   for (const LlvmTransform* transform : transforms) passes.addPass(LlvmTransformPass(*transform, file_name, failure));
   passes.run(module, module_analyses);
-  if (failure.message) throw CompileError(*failure.message);
+  if (failure) throw CompileError(*failure);
 }
 
 std::span<const LlvmTransform> llvm_transforms() { return kTransforms; }
