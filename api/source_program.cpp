@@ -182,6 +182,7 @@ std::string module_cache_key(std::string_view source, std::string_view file_name
   if (options.denorms_are_zero) hash.add("-cl-denorms-are-zero");
   for (const std::string& define : options.defines) hash.add("-D").add(define);
   for (const std::string& dir : options.include_dirs) hash.add("-I").add(dir);
+  for (const std::string& option : options.frontend_options) hash.add(option);
   std::set<fs::path> seen;
   add_included_files(hash, source, fs::path(file_name).parent_path(), options.include_dirs, seen);
   char text[17];
@@ -194,22 +195,36 @@ VulkanModule compile_module_for(const ModuleFeatures& device_features, std::stri
   return compiled_module(source, file_name, compile_options_for(device_features, std::move(options)));
 }
 
-Program build_program(Device& device, std::string_view source, std::string_view file_name, CompileOptions options) {
-  const ModuleFeatures features = device.features();
+CompileOptions compile_options_for(const Device& device, CompileOptions options) {
   if (!options.max_storage_buffers && !storage_buffer_arguments_asked())
     options.max_storage_buffers = preferred_storage_buffer_arguments(device);
-  options = compile_options_for(features, std::move(options));
-  VulkanModule module = compile_module_for(features, source, file_name, options);
-  if (options.max_storage_buffers.value_or(0) == 0) return Program(device, module.words, std::move(module.reflection));
+  return compile_options_for(device.features(), std::move(options));
+}
+
+Program load_program(Device& device, VulkanModule module, const CompileOptions& options,
+                     std::function<VulkanModule(const CompileOptions&)> recompile) {
+  if (options.max_storage_buffers.value_or(0) == 0 || !recompile)
+    return Program(device, module.words, std::move(module.reflection));
   // Storage buffers bind at most maxStorageBufferRange bytes, at aligned
-  // offsets; a kernel given more runs from the module with addresses.
-  auto by_address = [features, source = std::string(source), file_name = std::string(file_name), options]() {
+  // offsets, and never NULL; a kernel given such an argument runs from the
+  // module with addresses.
+  auto by_address = [options, recompile = std::move(recompile)]() {
     CompileOptions addresses = options;
     addresses.max_storage_buffers = 0;
-    VulkanModule m = compile_module_for(features, source, file_name, addresses);
+    VulkanModule m = recompile(addresses);
     return Program::Module{std::move(m.words), std::move(m.reflection)};
   };
   return Program(device, module.words, std::move(module.reflection), std::move(by_address));
+}
+
+Program build_program(Device& device, std::string_view source, std::string_view file_name, CompileOptions options) {
+  const ModuleFeatures features = device.features();
+  options = compile_options_for(device, std::move(options));
+  auto compile = [features, source = std::string(source), file_name = std::string(file_name)](const CompileOptions& o) {
+    return compile_module_for(features, source, file_name, o);
+  };
+  VulkanModule module = compile(options);
+  return load_program(device, std::move(module), options, std::move(compile));
 }
 
 }  // namespace vkcl

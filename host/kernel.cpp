@@ -72,6 +72,21 @@ void Kernel::set_arg(uint32_t index, const Buffer& buffer, size_t offset) {
   args_[index] = {true, b.allocation(buffer.state_), b.offset + offset, 0, range, {}, needs_address};
 }
 
+void Kernel::set_null_arg(uint32_t index) {
+  const KernelArg& a = arg(index);
+  if (a.kind != ArgKind::GlobalPointer && a.kind != ArgKind::ConstantPointer)
+    throw Error(describe_arg(index) + " is a " + std::string(to_string(a.kind)) + ", not a global or constant pointer");
+  if (a.binding && !program_->by_address_module)
+    throw Error(describe_arg(index) + " is a storage buffer, which cannot be NULL, and the program has no module "
+                "that passes it by address");
+  if (!a.binding) std::memset(arguments_.data() + a.offset, 0, sizeof(VkDeviceAddress));
+  ArgValue value;
+  value.set = true;
+  value.needs_address = a.binding.has_value();
+  value.null = true;
+  args_[index] = std::move(value);
+}
+
 void Kernel::set_arg_bytes(uint32_t index, std::span<const std::byte> bytes) {
   const KernelArg& a = arg(index);
   if (a.kind != ArgKind::Scalar)

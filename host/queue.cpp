@@ -64,7 +64,7 @@ size_t CommandList::enqueue(const Kernel& kernel, const NDRange& range) {
     } else if (a.kind == ArgKind::LocalPointer) {
       local_lengths.emplace_back(a.spec_id, value.local_length);
       shared_bytes += uint64_t(value.local_length) * a.element_size;
-    } else if (a.kind != ArgKind::Scalar) {
+    } else if (a.kind != ArgKind::Scalar && !value.null) {
       auto buffer = value.buffer.lock();
       if (!buffer) throw Error(kernel.describe_arg(a.index) + ": its buffer was destroyed after set_arg");
       if (a.binding) {

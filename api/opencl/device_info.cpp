@@ -92,7 +92,7 @@ std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
     case CL_DEVICE_PLATFORM: return of<cl_platform_id>(d.platform);
     case CL_DEVICE_AVAILABLE: return of<cl_bool>(d.available);
     // No programs yet: nothing compiles or links through the API (issue 17).
-    case CL_DEVICE_COMPILER_AVAILABLE: return of<cl_bool>(CL_FALSE);
+    case CL_DEVICE_COMPILER_AVAILABLE: return of<cl_bool>(CL_TRUE);
     case CL_DEVICE_LINKER_AVAILABLE: return of<cl_bool>(CL_FALSE);
     // A string is required; vkcl has not run the conformance suite.
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return text("v0000-01-01-00");
@@ -188,10 +188,11 @@ std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
       return of<cl_device_atomic_capabilities>(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                                                CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE);
 
-    // Queues: one in-order queue per device (vkcl::Device), with GPU
-    // timestamps where the compute queue family has them.
+    // Queues (queue.h): in-order and out-of-order, with GPU timestamps
+    // where the compute queue family has them.
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
-      return of<cl_command_queue_properties>(v.timestamp_valid_bits ? CL_QUEUE_PROFILING_ENABLE : 0);
+      return of<cl_command_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                             (v.timestamp_valid_bits ? CL_QUEUE_PROFILING_ENABLE : 0));
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION:  // timestampPeriod, in nanoseconds
       return of<size_t>(std::max<size_t>(1, static_cast<size_t>(std::lround(v.timestamp_period))));
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: return of<cl_command_queue_properties>(0);

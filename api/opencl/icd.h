@@ -1,10 +1,9 @@
 // vkcl's OpenCL ICD: the objects behind cl_platform_id and cl_device_id.
 //
-// Why in api/: the ICD sits on both halves of vkcl. Its platform and device
-// layer (this step of issue 17) reads the runtime (host/: what each Vulkan
-// physical device is and offers); its programs, when they come, are built by
-// the compiler (vkcl::from_source). api/ is the one place that may depend on
-// both (docs/design.md, "Layout").
+// Why in api/: the ICD sits on both halves of vkcl. Its devices, queues and
+// memory are the runtime's (host/: vkcl::Device, Buffer, CommandList); its
+// programs are built by the compiler (vkcl::from_source). api/ is the one
+// place that may depend on both (docs/design.md, "Layout").
 //
 // The ICD model (cl_khr_icd): an ICD loader (Debian's ocl-icd) finds
 // libvkcl-opencl.so through an .icd file, asks clGetExtensionFunctionAddress
@@ -14,9 +13,10 @@
 // member is that table (the _cl_* structs below), and nothing else is
 // exported (exports.map).
 //
-// Implemented: the platform and its devices (platform.cpp, device.cpp,
-// device_info.cpp). Contexts, queues, memory, programs and kernels are not
-// yet: their dispatch entries return CL_INVALID_OPERATION (not_yet.h).
+// The other objects (contexts, queues, events, memory, programs, kernels)
+// are in object.h and the files named for them. What is not implemented
+// (images, samplers, SVM, pipes, IL, compile and link, sharing with GL and
+// others) returns CL_INVALID_OPERATION (not_yet.h).
 #pragma once
 
 #define CL_TARGET_OPENCL_VERSION 300

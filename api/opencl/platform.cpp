@@ -39,8 +39,10 @@ Platform::Platform() : handle{&kDispatch, this} {
 }
 
 const Platform& Platform::get() {
-  static const Platform platform;
-  return platform;
+  // Never destroyed: queue workers (queue.h) may still run while the
+  // process exits, and they read the devices.
+  static const Platform* platform = new Platform;
+  return *platform;
 }
 
 const Device* Platform::find(cl_device_id device) const {

@@ -19,6 +19,7 @@
 // toolchain built from the same tree.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,19 @@ CompileOptions compile_options_for(const ModuleFeatures& device_features, Compil
 // VKCL_MODULE_CACHE when it is set. Throws as build_program does.
 VulkanModule compile_module_for(const ModuleFeatures& device_features, std::string_view source,
                                 std::string_view file_name, CompileOptions options = {});
+
+// The options build_program compiles with for `device`: compile_options_for
+// its features, and where `options` leaves it open, how pointer arguments are
+// passed there (docs/performance.md, "Argument passing").
+CompileOptions compile_options_for(const Device& device, CompileOptions options = {});
+
+// build_program's second half: loads `module`, compiled with `options`
+// (compile_options_for(device, ...)). Where it binds pointer arguments as
+// storage buffers, `recompile` gives the same program with `options` but
+// addresses, for the kernels whose buffers a binding cannot take (Program's
+// by_address); it is called at most once, when first needed.
+Program load_program(Device& device, VulkanModule module, const CompileOptions& options,
+                     std::function<VulkanModule(const CompileOptions&)> recompile);
 
 // Compiles `source` (named `file_name` in diagnostics) for `device` and loads
 // it. Throws CompileError for the source, Error for the device, and Error

@@ -45,6 +45,11 @@ class Kernel {
   void set_arg_bytes(uint32_t index, std::span<const std::byte> bytes);
   // __local pointer: `bytes` must be a nonzero multiple of the element size.
   void set_local_arg(uint32_t index, size_t bytes);
+  // Global or constant pointer: NULL (OpenCL's clSetKernelArg with a NULL
+  // buffer). A storage-buffer argument cannot be null, so the kernel then
+  // runs from the program's module that passes pointers by address; without
+  // one (Program's by_address), this throws Error.
+  void set_null_arg(uint32_t index);
 
   void set_arg(std::string_view arg_name, const Buffer& buffer, size_t offset = 0) {
     set_arg(arg_index(arg_name), buffer, offset);
@@ -67,6 +72,7 @@ class Kernel {
     // A storage-buffer argument the device cannot bind: the kernel runs from
     // the program's module that passes pointers by address (Program).
     bool needs_address = false;
+    bool null = false;  // a NULL pointer (set_null_arg)
   };
   Kernel(std::shared_ptr<detail::ProgramState> program, uint32_t kernel_index);
   std::string describe_arg(uint32_t index) const;

@@ -20,6 +20,11 @@ struct CompileOptions {
   OpenCLStd cl_std = OpenCLStd::CL1_2;  // clang's default for .cl files
   std::vector<std::string> defines;       // "NAME" or "NAME=VALUE", as for -D
   std::vector<std::string> include_dirs;  // as for -I, searched in order
+  // OpenCL build options that clang takes as they are (-cl-mad-enable,
+  // -cl-fast-relaxed-math, -cl-uniform-work-group-size, -w, -Werror, ...):
+  // what passes them on (the OpenCL API's build options, clc's command
+  // line) checks each against the options it knows.
+  std::vector<std::string> frontend_options;
   bool optimize = true;                   // -O2 (default); false: -O0
   MemoryModel memory_model = MemoryModel::Vulkan;
   // Under the Vulkan memory model, memory_scope_device becomes Device scope

@@ -179,7 +179,7 @@ TEST_F(OpenCLIcd, DeviceAnswersAreVulkans) {
     EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_ADDRESS_BITS), 64u);
     EXPECT_EQ(device_value<cl_bool>(d, CL_DEVICE_ENDIAN_LITTLE), cl_bool(CL_TRUE));
     EXPECT_EQ(device_value<cl_bool>(d, CL_DEVICE_AVAILABLE), cl_bool(v.unusable.empty()));
-    EXPECT_EQ(device_value<cl_bool>(d, CL_DEVICE_COMPILER_AVAILABLE), cl_bool(CL_FALSE));
+    EXPECT_EQ(device_value<cl_bool>(d, CL_DEVICE_COMPILER_AVAILABLE), cl_bool(CL_TRUE));
     EXPECT_EQ(device_value<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
     EXPECT_EQ(device_value<cl_platform_id>(d, CL_DEVICE_PLATFORM), platform);
     EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_REFERENCE_COUNT), 1u);
@@ -348,10 +348,6 @@ TEST_F(OpenCLIcd, DeviceBadArguments) {
 
 TEST_F(OpenCLIcd, WhatIsNotImplementedYetSaysSo) {
   ASSERT_FALSE(devices.empty());
-  cl_int error = CL_SUCCESS;
-  cl_context context = clCreateContext(nullptr, 1, &devices[0], nullptr, nullptr, &error);
-  EXPECT_EQ(context, nullptr);
-  EXPECT_EQ(error, CL_INVALID_OPERATION);
   cl_ulong host = 0;
   EXPECT_EQ(clGetHostTimer(devices[0], &host), CL_INVALID_OPERATION);
 }

@@ -83,6 +83,7 @@ std::vector<std::string> frontend_arguments(std::string_view file_name, const Co
         "-__opencl_c_3d_image_writes,-cl_khr_3d_image_writes");
   for (const std::string& define : options.defines) args.push_back("-D" + define);
   for (const std::string& dir : options.include_dirs) args.push_back("-I" + dir);
+  args.insert(args.end(), options.frontend_options.begin(), options.frontend_options.end());
   args.insert(args.end(), {"-x", "cl", std::string(file_name)});
   return args;
 }

@@ -1,0 +1,257 @@
+// Kernels: creation, arguments, clCloneKernel, and the kernel, argument and
+// work-group info queries.
+#include "kernel.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "entry_points.h"
+#include "errors.h"
+#include "info.h"
+
+namespace vkcl::opencl {
+namespace {
+
+const KernelReflection& find_kernel(const Program& program, std::string_view name) {
+  const ProgramBuild* build = program.any_executable();
+  require(build, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable for any device");
+  const KernelReflection* k = build->module->reflection.find_kernel(name);
+  require(k, CL_INVALID_KERNEL_NAME, "no kernel of that name in the program");
+  return *k;
+}
+
+}  // namespace
+
+Kernel::Kernel(Ref<Program> program, std::string_view name)
+    : program_(std::move(program)), reflection_(find_kernel(*program_, name)) {
+  args_.resize(reflection_.args.size());
+  ++program_->kernel_count;
+}
+
+Kernel::Kernel(const Kernel& other) : Object(), program_(other.program_), reflection_(other.reflection_) {
+  args_ = other.args();
+  ++program_->kernel_count;
+}
+
+Kernel::~Kernel() { --program_->kernel_count; }
+
+void Kernel::set_arg(cl_uint index, size_t size, const void* value) {
+  require(index < reflection_.args.size(), CL_INVALID_ARG_INDEX, "no argument of that index");
+  const KernelArg& a = reflection_.args[index];
+  KernelArgValue v;
+  v.set = true;
+  switch (a.kind) {
+    case ArgKind::GlobalPointer:
+    case ArgKind::ConstantPointer: {
+      require(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE, "a buffer argument's size is sizeof(cl_mem)");
+      cl_mem mem = value ? *static_cast<const cl_mem*>(value) : nullptr;
+      if (mem) {
+        Memory* m = lookup<Memory>(mem);
+        require(m && &m->context() == &context(), CL_INVALID_MEM_OBJECT, "not a buffer of the kernel's context");
+        v.memory = Ref<Memory>(m);
+      }
+      break;
+    }
+    case ArgKind::LocalPointer:
+      require(value == nullptr, CL_INVALID_ARG_VALUE, "a __local argument's value must be NULL");
+      require(size != 0, CL_INVALID_ARG_SIZE, "a __local argument's size is 0");
+      v.local_bytes = size;
+      break;
+    case ArgKind::Scalar:
+      require(value != nullptr, CL_INVALID_ARG_VALUE, "the value is NULL");
+      require(size == a.size, CL_INVALID_ARG_SIZE, "the size is not the argument type's");
+      v.bytes.assign(static_cast<const std::byte*>(value), static_cast<const std::byte*>(value) + size);
+      break;
+  }
+  std::lock_guard lock(mutex_);
+  args_[index] = std::move(v);
+}
+
+std::vector<KernelArgValue> Kernel::args() const {
+  std::lock_guard lock(mutex_);
+  return args_;
+}
+
+BuildOptions Kernel::build_options(const ContextDevice& device) const { return program_->build_of(device).parsed; }
+
+std::optional<vkcl::Kernel> Kernel::runtime_kernel(const ContextDevice& device) const {
+  const ProgramBuild build = program_->build_of(device);
+  if (!build.runtime) return std::nullopt;
+  vkcl::Kernel k = build.runtime->kernel(reflection_.name);
+  auto values = args();
+  auto& d = const_cast<ContextDevice&>(device);
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    const KernelArgValue& v = values[i];
+    const KernelArg& a = reflection_.args[i];
+    if (!v.set) continue;  // the enqueue refuses it
+    switch (a.kind) {
+      case ArgKind::GlobalPointer:
+      case ArgKind::ConstantPointer:
+        if (v.memory)
+          k.set_arg(i, v.memory->allocation(d), v.memory->offset_in_allocation());
+        else
+          k.set_null_arg(i);
+        break;
+      case ArgKind::LocalPointer: {
+        // Whole elements: the array's length is a count of them.
+        const size_t element = std::max<uint32_t>(1, a.element_size);
+        k.set_local_arg(i, (v.local_bytes + element - 1) / element * element);
+        break;
+      }
+      case ArgKind::Scalar: k.set_arg_bytes(i, v.bytes); break;
+    }
+  }
+  return k;
+}
+
+// Entry points.
+
+cl_kernel CL_API_CALL create_kernel(cl_program program, const char* kernel_name, cl_int* errcode_ret) {
+  return guard_object(errcode_ret, [&] {
+    Program& p = get<Program>(program, CL_INVALID_PROGRAM);
+    require(kernel_name, CL_INVALID_VALUE, "kernel_name is NULL");
+    auto* kernel = new Kernel(Ref<Program>(&p), kernel_name);
+    return &kernel->handle;
+  });
+}
+
+cl_int CL_API_CALL create_kernels_in_program(cl_program program, cl_uint num_kernels, cl_kernel* kernels,
+                                             cl_uint* num_kernels_ret) {
+  return guard([&] {
+    Program& p = get<Program>(program, CL_INVALID_PROGRAM);
+    const ProgramBuild* build = p.any_executable();
+    require(build, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable for any device");
+    const auto& list = build->module->reflection.kernels;
+    require(!kernels || num_kernels >= list.size(), CL_INVALID_VALUE, "num_kernels is less than the kernels");
+    if (kernels)
+      for (size_t i = 0; i < list.size(); ++i) kernels[i] = &(new Kernel(Ref<Program>(&p), list[i].name))->handle;
+    if (num_kernels_ret) *num_kernels_ret = static_cast<cl_uint>(list.size());
+    return CL_SUCCESS;
+  });
+}
+
+cl_kernel CL_API_CALL clone_kernel(cl_kernel source_kernel, cl_int* errcode_ret) {
+  return guard_object(errcode_ret, [&] {
+    const Kernel& k = get<Kernel>(source_kernel, CL_INVALID_KERNEL);
+    return &(new Kernel(k))->handle;
+  });
+}
+
+cl_int CL_API_CALL retain_kernel(cl_kernel kernel) { return retain_handle<Kernel>(kernel, CL_INVALID_KERNEL); }
+cl_int CL_API_CALL release_kernel(cl_kernel kernel) { return release_handle<Kernel>(kernel, CL_INVALID_KERNEL); }
+
+cl_int CL_API_CALL set_kernel_arg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void* arg_value) {
+  return guard([&] {
+    get<Kernel>(kernel, CL_INVALID_KERNEL).set_arg(arg_index, arg_size, arg_value);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL get_kernel_info(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
+                                   void* param_value, size_t* param_value_size_ret) {
+  return guard([&] {
+    const Kernel& k = get<Kernel>(kernel, CL_INVALID_KERNEL);
+    std::optional<InfoValue> value;
+    switch (param_name) {
+      case CL_KERNEL_FUNCTION_NAME: value = text(k.reflection().name); break;
+      case CL_KERNEL_NUM_ARGS: value = of<cl_uint>(static_cast<cl_uint>(k.reflection().args.size())); break;
+      case CL_KERNEL_REFERENCE_COUNT: value = of<cl_uint>(k.api_reference_count()); break;
+      case CL_KERNEL_CONTEXT: value = of<cl_context>(&k.context().handle); break;
+      case CL_KERNEL_PROGRAM: value = of<cl_program>(&k.program().handle); break;
+      case CL_KERNEL_ATTRIBUTES: value = text(""); break;
+    }
+    return copy_out(value, param_value_size, param_value, param_value_size_ret);
+  });
+}
+
+cl_int CL_API_CALL get_kernel_arg_info(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
+                                       size_t param_value_size, void* param_value, size_t* param_value_size_ret) {
+  return guard([&] {
+    const Kernel& k = get<Kernel>(kernel, CL_INVALID_KERNEL);
+    require(arg_index < k.reflection().args.size(), CL_INVALID_ARG_INDEX, "no argument of that index");
+    require(!k.program().from_binary(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "a program from a binary");
+    const KernelArg& a = k.reflection().args[arg_index];
+    std::optional<InfoValue> value;
+    switch (param_name) {
+      case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
+        cl_kernel_arg_address_qualifier q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+        if (a.kind == ArgKind::GlobalPointer) q = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+        if (a.kind == ArgKind::ConstantPointer) q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+        if (a.kind == ArgKind::LocalPointer) q = CL_KERNEL_ARG_ADDRESS_LOCAL;
+        value = of(q);
+        break;
+      }
+      case CL_KERNEL_ARG_ACCESS_QUALIFIER: value = of<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE); break;
+      case CL_KERNEL_ARG_NAME:
+        require(!a.name.empty(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the argument's name is not known");
+        value = text(a.name);
+        break;
+      // The reflection does not record argument types yet.
+      case CL_KERNEL_ARG_TYPE_NAME:
+      case CL_KERNEL_ARG_TYPE_QUALIFIER:
+        throw ClError{CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "argument types are not recorded"};
+    }
+    return copy_out(value, param_value_size, param_value, param_value_size_ret);
+  });
+}
+
+namespace {
+
+// The device a per-device query is about: `device`, or the program's only
+// device when it is NULL.
+const ContextDevice& device_for(const Kernel& k, cl_device_id device) {
+  if (!device) {
+    require(k.program().devices().size() == 1, CL_INVALID_DEVICE, "device is NULL and the program has several");
+    return *k.program().devices().front();
+  }
+  const ContextDevice* d = k.context().find(device);
+  require(d && std::find(k.program().devices().begin(), k.program().devices().end(), d) != k.program().devices().end(),
+          CL_INVALID_DEVICE, "not a device of the kernel's program");
+  return *d;
+}
+
+}  // namespace
+
+size_t max_work_group_size(const Kernel& k, const ContextDevice& d) {
+  const auto& required = k.reflection().required_work_group_size;
+  if (required[0]) return size_t(required[0]) * required[1] * required[2];
+  return d.device->vulkan.max_work_group_invocations;
+}
+
+cl_int CL_API_CALL get_kernel_work_group_info(cl_kernel kernel, cl_device_id device,
+                                              cl_kernel_work_group_info param_name, size_t param_value_size,
+                                              void* param_value, size_t* param_value_size_ret) {
+  return guard([&] {
+    const Kernel& k = get<Kernel>(kernel, CL_INVALID_KERNEL);
+    const ContextDevice& d = device_for(k, device);
+    const KernelReflection& r = k.reflection();
+    std::optional<InfoValue> value;
+    switch (param_name) {
+      case CL_KERNEL_WORK_GROUP_SIZE: value = of<size_t>(max_work_group_size(k, d)); break;
+      case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+        std::array<size_t, 3> size{r.required_work_group_size[0], r.required_work_group_size[1],
+                                   r.required_work_group_size[2]};
+        value = of(size);
+        break;
+      }
+      case CL_KERNEL_LOCAL_MEM_SIZE: {
+        cl_ulong bytes = r.static_local_memory;
+        for (const KernelArgValue& v : k.args()) bytes += v.local_bytes;
+        value = of(bytes);
+        break;
+      }
+      // The sub-group size: work-groups of whole sub-groups use every lane.
+      case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+        value = of<size_t>(r.required_sub_group_size ? r.required_sub_group_size
+                                                     : std::max<uint32_t>(1, d.device->vulkan.subgroup_size));
+        break;
+      // Vulkan does not say how much private memory a pipeline uses.
+      case CL_KERNEL_PRIVATE_MEM_SIZE: value = of<cl_ulong>(0); break;
+      // Only for custom devices and built-in kernels.
+      case CL_KERNEL_GLOBAL_WORK_SIZE: throw ClError{CL_INVALID_VALUE, "not a custom device or built-in kernel"};
+    }
+    return copy_out(value, param_value_size, param_value, param_value_size_ret);
+  });
+}
+
+}  // namespace vkcl::opencl

@@ -1,0 +1,294 @@
+// Programs and kernels through the ICD: building from source with options,
+// logs with file:line:col, binaries, every kind of kernel argument, the
+// info queries, and ND-ranges with offsets, NULL local sizes and
+// non-uniform work-groups.
+#include <cstring>
+#include <numeric>
+#include <regex>
+
+#include "cl_test.h"
+
+using vkcl_test::ClTest;
+
+namespace {
+
+const char* kSource = R"(
+typedef struct { int a; float b; } pair;
+__kernel void args(__global int* out, __global const int* in, __local int* scratch, int scale, pair p,
+                   float4 v, __constant int* table, __global int* maybe) {
+  size_t i = get_global_id(0);
+  scratch[get_local_id(0)] = in[i] * scale;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[i] = scratch[get_local_id(0)] + p.a + (int)p.b + (int)v.w + table[1] + (maybe == 0 ? 1000 : 0);
+}
+__kernel void ids(__global uint* out) {
+  size_t i = (get_global_id(1) - get_global_offset(1)) * get_global_size(0) + (get_global_id(0) - get_global_offset(0));
+  out[i] = (uint)(get_global_id(0) | (get_global_id(1) << 16)) ^ ((uint)get_local_size(0) << 28);
+}
+__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void fixed(__global int* out) {
+  out[get_global_id(0)] = get_local_size(0);
+}
+)";
+
+TEST_F(ClTest, EveryKindOfArgument) {
+  cl_program p = program(kSource);
+  cl_kernel k = kernel(p, "args");
+  const int n = 64;
+  std::vector<int> input(n);
+  std::iota(input.begin(), input.end(), 0);
+  cl_mem out = buffer(n * sizeof(int)), in = buffer(n * sizeof(int)), table = buffer(4 * sizeof(int));
+  write(in, input);
+  write(table, std::vector<int>{0, 5, 0, 0});
+  const int scale = 3;
+  struct { int a; float b; } pair{10, 2.5f};
+  const cl_float4 v = {{0, 0, 0, 7}};
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), &out), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 1, sizeof(cl_mem), &in), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 2, 16 * sizeof(int), nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 3, sizeof scale, &scale), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 4, sizeof pair, &pair), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 5, sizeof v, &v), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 6, sizeof(cl_mem), &table), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 7, sizeof(cl_mem), nullptr), CL_SUCCESS);  // a NULL buffer
+  const size_t global = n, local = 16;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  auto got = read<int>(out, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], i * 3 + 10 + 2 + 7 + 5 + 1000) << i;
+  // Now a real buffer where the NULL was: the kernel sees it is not NULL.
+  ASSERT_EQ(clSetKernelArg(k, 7, sizeof(cl_mem), &table), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(read<int>(out, 1)[0], 0 * 3 + 10 + 2 + 7 + 5);
+
+  // Bad arguments.
+  EXPECT_EQ(clSetKernelArg(k, 8, sizeof scale, &scale), CL_INVALID_ARG_INDEX);
+  EXPECT_EQ(clSetKernelArg(k, 3, 2, &scale), CL_INVALID_ARG_SIZE);
+  EXPECT_EQ(clSetKernelArg(k, 3, sizeof scale, nullptr), CL_INVALID_ARG_VALUE);
+  EXPECT_EQ(clSetKernelArg(k, 0, 4, &out), CL_INVALID_ARG_SIZE);
+  cl_mem not_a_buffer = reinterpret_cast<cl_mem>(queue);
+  EXPECT_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), &not_a_buffer), CL_INVALID_MEM_OBJECT);
+  EXPECT_EQ(clSetKernelArg(k, 2, 0, nullptr), CL_INVALID_ARG_SIZE);
+  EXPECT_EQ(clSetKernelArg(k, 2, 16, &scale), CL_INVALID_ARG_VALUE);
+  EXPECT_EQ(clSetKernelArg(nullptr, 0, 4, &scale), CL_INVALID_KERNEL);
+
+  cl_kernel unset = kernel(p, "args");
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, unset, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+            CL_INVALID_KERNEL_ARGS);
+  // A clone has the arguments.
+  cl_int error = CL_SUCCESS;
+  cl_kernel clone = clCloneKernel(k, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, clone, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  for (cl_kernel x : {k, unset, clone}) clReleaseKernel(x);
+  for (cl_mem m : {out, in, table}) clReleaseMemObject(m);
+  clReleaseProgram(p);
+}
+
+TEST_F(ClTest, NDRangesOffsetsAndNonUniformGroups) {
+  cl_program p = program(kSource, "-cl-std=CL3.0");
+  cl_kernel k = kernel(p, "ids");
+  const size_t global[2] = {37, 5}, offset[2] = {3, 100}, local[2] = {8, 2};
+  cl_mem out = buffer(37 * 5 * sizeof(cl_uint));
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  for (const size_t* l : {local, static_cast<const size_t*>(nullptr)}) {
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 2, offset, global, l, 0, nullptr, nullptr), CL_SUCCESS);
+    auto got = read<cl_uint>(out, 37 * 5);
+    for (size_t y = 0; y < 5; ++y)
+      for (size_t x = 0; x < 37; ++x) {
+        const cl_uint v = got[y * 37 + x];
+        ASSERT_EQ(v & 0x0fffffff, cl_uint((x + 3) | ((y + 100) << 16))) << x << "," << y;
+        if (l) {
+          // Non-uniform: the last group in x has 37 % 8 = 5 work-items.
+          ASSERT_EQ(v >> 28, x >= 32 ? 5u : 8u) << x;
+        }
+      }
+  }
+  // A global size of 0 runs nothing and succeeds.
+  const size_t none[2] = {0, 5};
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 2, nullptr, none, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 0, nullptr, global, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_WORK_DIMENSION);
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 2, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_GLOBAL_WORK_SIZE);
+  size_t max_items[3] = {};
+  clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof max_items, max_items, nullptr);
+  const size_t huge_local[2] = {max_items[0] + 1, 1};
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, huge_local, 0, nullptr, nullptr),
+            CL_INVALID_WORK_ITEM_SIZE);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+
+  // OpenCL C 1.2 (the default) needs whole work-groups.
+  cl_program old = program(kSource);
+  cl_kernel k12 = kernel(old, "ids");
+  ASSERT_EQ(clSetKernelArg(k12, 0, sizeof out, &out), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k12, 2, nullptr, global, local, 0, nullptr, nullptr),
+            CL_INVALID_WORK_GROUP_SIZE);
+  // With no local size given, it picks one that divides the range.
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, k12, 2, nullptr, global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  auto got = read<cl_uint>(out, 37 * 5);
+  EXPECT_EQ(got[36] >> 28, 1u);  // 37 is prime: groups of 1 in x
+  // reqd_work_group_size.
+  cl_kernel fixed = kernel(old, "fixed");
+  ASSERT_EQ(clSetKernelArg(fixed, 0, sizeof out, &out), CL_SUCCESS);
+  const size_t g = 32, wrong = 4;
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, fixed, 1, nullptr, &g, &wrong, 0, nullptr, nullptr),
+            CL_INVALID_WORK_GROUP_SIZE);
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, fixed, 1, nullptr, &g, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(read<int>(out, 1)[0], 8);
+  size_t compile_size[3] = {};
+  EXPECT_EQ(clGetKernelWorkGroupInfo(fixed, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compile_size,
+                                     compile_size, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(compile_size[0], 8u);
+  EXPECT_EQ(compile_size[1], 1u);
+  size_t wg = 0;
+  EXPECT_EQ(clGetKernelWorkGroupInfo(fixed, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr), CL_SUCCESS);
+  EXPECT_EQ(wg, 8u);
+  EXPECT_EQ(clEnqueueTask(queue, fixed, 0, nullptr, nullptr), CL_INVALID_WORK_GROUP_SIZE);
+  clReleaseKernel(fixed);
+  clReleaseKernel(k12);
+  clReleaseProgram(old);
+  clReleaseMemObject(out);
+}
+
+TEST_F(ClTest, BuildLogsOptionsAndStatus) {
+  const char* bad = "__kernel void k(__global int* x) {\n  x[0] = undefined_thing;\n}\n";
+  cl_int error = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(context, 1, &bad, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  cl_build_status status = 0;
+  EXPECT_EQ(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
+  EXPECT_EQ(status, CL_BUILD_NONE);
+  EXPECT_EQ(clBuildProgram(p, 1, &device, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_EQ(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
+  EXPECT_EQ(status, CL_BUILD_ERROR);
+  const std::string log = build_log(p);
+  EXPECT_TRUE(std::regex_search(log, std::regex(R"(program\.cl:2:10: error: use of undeclared identifier)"))) << log;
+  EXPECT_EQ(clCreateKernel(p, "k", &error), nullptr);
+  EXPECT_EQ(error, CL_INVALID_PROGRAM_EXECUTABLE);
+  size_t n = 0;
+  EXPECT_EQ(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, nullptr), CL_INVALID_PROGRAM_EXECUTABLE);
+
+  EXPECT_EQ(clBuildProgram(p, 1, &device, "-cl-no-such-option", nullptr, nullptr), CL_INVALID_BUILD_OPTIONS);
+  EXPECT_EQ(clBuildProgram(p, 1, &device, "-cl-std=CL2.0", nullptr, nullptr), CL_INVALID_BUILD_OPTIONS);
+  // -D (both spellings) fixes it; every standard option is taken.
+  EXPECT_EQ(clBuildProgram(p, 1, &device,
+                           "-D undefined_thing=1 -DUNUSED -I /tmp -cl-mad-enable -cl-fast-relaxed-math "
+                           "-cl-denorms-are-zero -cl-kernel-arg-info -w -cl-std=CL3.0 -cl-opt-disable "
+                           "-cl-single-precision-constant -cl-no-signed-zeros -cl-finite-math-only "
+                           "-cl-unsafe-math-optimizations -cl-uniform-work-group-size -g",
+                           nullptr, nullptr),
+            CL_SUCCESS)
+      << build_log(p);
+  EXPECT_EQ(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
+  EXPECT_EQ(status, CL_BUILD_SUCCESS);
+  size_t size = 0;
+  EXPECT_EQ(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &size), CL_SUCCESS);
+  EXPECT_GT(size, 20u);
+  // -Werror turns a warning into a failure; -w silences it.
+  const char* warns = "#warning careful\n__kernel void k(__global int* x) { x[0] = 1; }";
+  cl_program w = clCreateProgramWithSource(context, 1, &warns, nullptr, &error);
+  EXPECT_EQ(clBuildProgram(w, 1, &device, "-Wunused-variable", nullptr, nullptr), CL_INVALID_BUILD_OPTIONS);
+  EXPECT_EQ(clBuildProgram(w, 1, &device, "-Werror", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(build_log(w).find("careful"), std::string::npos) << build_log(w);
+  EXPECT_EQ(clBuildProgram(w, 1, &device, "-w -Werror", nullptr, nullptr), CL_SUCCESS) << build_log(w);
+  // Kernels pin the build.
+  cl_kernel k = kernel(p, "k");
+  EXPECT_EQ(clBuildProgram(p, 1, &device, "", nullptr, nullptr), CL_INVALID_OPERATION);
+  clReleaseKernel(k);
+  clReleaseProgram(w);
+  clReleaseProgram(p);
+}
+
+TEST_F(ClTest, ProgramInfoAndBinaries) {
+  cl_program p = program(kSource);
+  size_t n = 0;
+  EXPECT_EQ(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, nullptr), CL_SUCCESS);
+  EXPECT_EQ(n, 3u);
+  char names[64] = {};
+  EXPECT_EQ(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, nullptr), CL_SUCCESS);
+  EXPECT_EQ(std::string(names), "args;ids;fixed");
+  size_t source_size = 0;
+  EXPECT_EQ(clGetProgramInfo(p, CL_PROGRAM_SOURCE, 0, nullptr, &source_size), CL_SUCCESS);
+  EXPECT_EQ(source_size, std::strlen(kSource) + 1);
+  cl_kernel all[3] = {};
+  cl_uint count = 0;
+  EXPECT_EQ(clCreateKernelsInProgram(p, 3, all, &count), CL_SUCCESS);
+  EXPECT_EQ(count, 3u);
+  char name[16] = {};
+  EXPECT_EQ(clGetKernelInfo(all[1], CL_KERNEL_FUNCTION_NAME, sizeof name, name, nullptr), CL_SUCCESS);
+  EXPECT_EQ(std::string(name), "ids");
+  cl_uint args = 0;
+  EXPECT_EQ(clGetKernelInfo(all[0], CL_KERNEL_NUM_ARGS, sizeof args, &args, nullptr), CL_SUCCESS);
+  EXPECT_EQ(args, 8u);
+  for (cl_kernel k : all) clReleaseKernel(k);
+
+  // The binary builds again, without the source, and runs.
+  size_t binary_size = 0;
+  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof binary_size, &binary_size, nullptr), CL_SUCCESS);
+  ASSERT_GT(binary_size, 100u);
+  std::vector<unsigned char> binary(binary_size);
+  unsigned char* binaries[] = {binary.data()};
+  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof binaries, binaries, nullptr), CL_SUCCESS);
+  const unsigned char* in[] = {binary.data()};
+  cl_int status = 1, error = CL_SUCCESS;
+  cl_program again = clCreateProgramWithBinary(context, 1, &device, &binary_size, in, &status, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  EXPECT_EQ(status, CL_SUCCESS);
+  cl_program_binary_type type = 0;
+  EXPECT_EQ(clGetProgramBuildInfo(again, device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr), CL_SUCCESS);
+  EXPECT_EQ(type, cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
+  ASSERT_EQ(clBuildProgram(again, 0, nullptr, nullptr, nullptr, nullptr), CL_SUCCESS);
+  cl_kernel k = kernel(again, "fixed");
+  cl_mem out = buffer(8 * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  const size_t g = 8;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(read<int>(out, 8), std::vector<int>(8, 8));
+  clReleaseKernel(k);
+  clReleaseMemObject(out);
+  clReleaseProgram(again);
+
+  const unsigned char junk[] = {1, 2, 3, 4};
+  const unsigned char* junk_list[] = {junk};
+  const size_t junk_size = sizeof junk;
+  EXPECT_EQ(clCreateProgramWithBinary(context, 1, &device, &junk_size, junk_list, &status, &error), nullptr);
+  EXPECT_EQ(error, CL_INVALID_BINARY);
+  EXPECT_EQ(status, CL_INVALID_BINARY);
+  EXPECT_EQ(clCreateKernel(p, "nope", &error), nullptr);
+  EXPECT_EQ(error, CL_INVALID_KERNEL_NAME);
+  EXPECT_EQ(clCreateKernel(p, nullptr, &error), nullptr);
+  EXPECT_EQ(error, CL_INVALID_VALUE);
+  clReleaseProgram(p);
+}
+
+TEST_F(ClTest, KernelArgInfoAndWorkGroupInfo) {
+  cl_program p = program(kSource, "-cl-kernel-arg-info");
+  cl_kernel k = kernel(p, "args");
+  cl_kernel_arg_address_qualifier q = 0;
+  EXPECT_EQ(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, nullptr), CL_SUCCESS);
+  EXPECT_EQ(q, cl_kernel_arg_address_qualifier(CL_KERNEL_ARG_ADDRESS_LOCAL));
+  EXPECT_EQ(clGetKernelArgInfo(k, 6, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, nullptr), CL_SUCCESS);
+  EXPECT_EQ(q, cl_kernel_arg_address_qualifier(CL_KERNEL_ARG_ADDRESS_CONSTANT));
+  char name[16] = {};
+  EXPECT_EQ(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_NAME, sizeof name, name, nullptr), CL_SUCCESS);
+  EXPECT_EQ(std::string(name), "scale");
+  EXPECT_EQ(clGetKernelArgInfo(k, 9, CL_KERNEL_ARG_NAME, sizeof name, name, nullptr), CL_INVALID_ARG_INDEX);
+  size_t multiple = 0;
+  EXPECT_EQ(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
+                                     &multiple, nullptr),
+            CL_SUCCESS);
+  EXPECT_GE(multiple, 1u);
+  ASSERT_EQ(clSetKernelArg(k, 2, 100, nullptr), CL_SUCCESS);
+  cl_ulong local = 0;
+  EXPECT_EQ(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, nullptr), CL_SUCCESS);
+  EXPECT_GE(local, 100u);
+  EXPECT_EQ(clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof multiple, &multiple, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_GLOBAL_WORK_SIZE, sizeof multiple, &multiple, nullptr),
+            CL_INVALID_VALUE);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+}  // namespace
