@@ -5,6 +5,10 @@
 //    of those types follows. Pointer types used as OpPtrAccessChain bases get
 //    the ArrayStride of their pointee; loads and stores through them carry
 //    Aligned (the translator's alignment, or the pointee's).
+//  - A NULL global pointer (OpConstantNull of such a type, as `p == NULL`
+//    compiles to) cannot be a constant: PhysicalStorageBuffer pointers have
+//    no null value. Each function that uses one gets an OpConvertUToPtr of
+//    0 at the top of its entry block instead.
 //  - OpPtrAccessChain on Workgroup, Function and Private pointers is illegal
 //    under logical addressing: each chain is folded into an OpAccessChain
 //    rooted at its variable (&a[i] + j  →  &a[i + j]).
@@ -40,6 +44,7 @@ class LegalizePointers final : public Pass {
 
   void run(Module& m, LoweringContext&) override {
     rewrite_storage_classes(m);
+    materialize_null_pointers(m);
     std::set<uint32_t> strided_types;
     for (Function& f : m.functions) legalize(m, f, strided_types);
     for (uint32_t type : strided_types)
@@ -63,6 +68,43 @@ class LegalizePointers final : public Pass {
       else if (s == StorageClass::Generic)
         throw ProgramError("generic address space pointers that clang cannot resolve are not supported yet");
     }
+  }
+
+  static void materialize_null_pointers(Module& m) {
+    std::unordered_map<uint32_t, uint32_t> null_type;  // null constant -> its pointer type
+    for (const Instruction& g : m.globals)
+      if (g.opcode == Op::OpConstantNull && m.storage_class_of(g.type_id) == StorageClass::PhysicalStorageBuffer)
+        null_type[g.result_id] = g.type_id;
+    if (null_type.empty()) return;
+    for (const Instruction& g : m.globals)
+      for (size_t w = 0; w < g.words.size(); ++w)
+        if (g.is_id[w] && null_type.count(g.words[w]))
+          throw ProgramError("a constant holding a NULL __global pointer ('" + m.name_of(g.result_id) +
+                             "') is not supported yet");
+    const uint32_t zero = m.constant_int(m.type_int(64), 0);
+    for (Function& f : m.functions) {
+      std::unordered_map<uint32_t, uint32_t> replacements;
+      for (Instruction& i : f.code)
+        i.for_each_used_id([&](uint32_t& id) {
+          auto it = null_type.find(id);
+          if (it == null_type.end()) return;
+          auto [r, added] = replacements.try_emplace(id, 0);
+          if (added) r->second = m.new_id();
+          id = r->second;
+        });
+      if (replacements.empty()) continue;
+      // After the entry block's label and its variables, which must come first.
+      auto at = std::find_if(f.code.begin(), f.code.end(), [](const Instruction& i) { return i.opcode == Op::OpLabel; });
+      if (at == f.code.end()) continue;
+      ++at;
+      while (at != f.code.end() && at->opcode == Op::OpVariable) ++at;
+      std::vector<Instruction> conversions;
+      for (const auto& [null, id] : replacements)
+        conversions.push_back(Instruction(Op::OpConvertUToPtr, null_type.at(null), id).id(zero));
+      f.code.insert(at, conversions.begin(), conversions.end());
+    }
+    std::erase_if(m.globals, [&](const Instruction& g) { return null_type.count(g.result_id) > 0; });
+    std::erase_if(m.debug, [&](const Instruction& d) { return !d.words.empty() && null_type.count(d.word(0)); });
   }
 
   static void legalize(Module& m, Function& f, std::set<uint32_t>& strided_types) {

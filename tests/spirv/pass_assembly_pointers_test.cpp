@@ -8,6 +8,7 @@
 // semantics already mapped to Vulkan's).
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,37 @@ TEST(LegalizePointers, GlobalPointersBecomePhysicalStorageBufferWithStrideAndAli
   EXPECT_EQ(count(text, "OpInBoundsPtrAccessChain"), 0) << text;
   EXPECT_TRUE(contains(text, "%value = OpLoad %uint %source Aligned 4\n")) << text;
   EXPECT_TRUE(contains(text, "OpStore %destination %value Aligned 16\n")) << text;
+}
+
+// `p == NULL` on a __global pointer: the translator compares with an
+// OpConstantNull of the CrossWorkgroup pointer type. Physical storage
+// buffer pointers have no null constant (spirv-val rejects it), so the
+// function converts 0 to the pointer type at the top of its entry block,
+// after its variables, and the constant goes.
+TEST(LegalizePointers, ANullGlobalPointerIsZeroConvertedInTheFunction) {
+  const std::string text = run_alone("legalize_pointers", kernel_module(R"(
+               OpCapability Int64
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+ %global_ptr = OpTypePointer CrossWorkgroup %uint
+%private_ptr = OpTypePointer Function %uint
+       %null = OpConstantNull %global_ptr
+         %fn = OpTypeFunction %void %global_ptr
+     %kernel = OpFunction %void None %fn
+          %p = OpFunctionParameter %global_ptr
+      %entry = OpLabel
+        %var = OpVariable %private_ptr Function
+      %equal = OpPtrEqual %bool %p %null
+               OpReturn
+               OpFunctionEnd
+)"));
+  EXPECT_EQ(count(text, "OpConstantNull"), 0) << text;
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(
+      text, match, std::regex("%var = OpVariable %private_ptr Function\n(%[0-9]+) = OpConvertUToPtr %global_ptr %ulong_0\n")))
+      << text;
+  EXPECT_TRUE(contains(text, "%equal = OpPtrEqual %bool %p " + match[1].str() + "\n")) << text;
 }
 
 // `&buf[i] + j` on a __local array: an OpPtrAccessChain whose base is an
