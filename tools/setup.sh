@@ -12,6 +12,7 @@ packages=(
   glslang-tools
   libgtest-dev
   pocl-opencl-icd ocl-icd-opencl-dev clinfo
+  python3-pyopencl python3-numpy libclblast-dev clpeak
   mesa-opencl-icd gnuplot-nox
   python3
 )
