@@ -40,6 +40,7 @@ std::vector<cl_context_properties> checked_properties(const cl_context_propertie
         break;
       case CL_CONTEXT_INTEROP_USER_SYNC:
         require(!sync_seen, CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC given twice");
+        require(p[1] == CL_TRUE || p[1] == CL_FALSE, CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC is not a cl_bool");
         sync_seen = true;
         break;
       default: throw ClError{CL_INVALID_PROPERTY, "unknown context property"};

@@ -167,6 +167,11 @@ cl_int CL_API_CALL get_kernel_work_group_info(cl_kernel kernel, cl_device_id dev
                                               cl_kernel_work_group_info param_name, size_t param_value_size,
                                               void* param_value, size_t* param_value_size_ret);
 
+cl_int CL_API_CALL get_kernel_sub_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                                             size_t input_value_size, const void* input_value,
+                                             size_t param_value_size, void* param_value,
+                                             size_t* param_value_size_ret);
+
 // kernel_commands.cpp
 cl_int CL_API_CALL enqueue_nd_range_kernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
                                            const size_t* global_work_offset, const size_t* global_work_size,
@@ -174,6 +179,37 @@ cl_int CL_API_CALL enqueue_nd_range_kernel(cl_command_queue command_queue, cl_ke
                                            const cl_event* event_wait_list, cl_event* event);
 cl_int CL_API_CALL enqueue_task(cl_command_queue command_queue, cl_kernel kernel, cl_uint num_events_in_wait_list,
                                 const cl_event* event_wait_list, cl_event* event);
+
+// unsupported.cpp
+cl_int CL_API_CALL get_supported_image_formats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
+                                               cl_uint num_entries, cl_image_format* image_formats,
+                                               cl_uint* num_image_formats);
+cl_int CL_API_CALL get_image_info(cl_mem image, cl_image_info, size_t, void*, size_t*);
+cl_int CL_API_CALL get_pipe_info(cl_mem pipe, cl_pipe_info, size_t, void*, size_t*);
+cl_int CL_API_CALL enqueue_read_image(cl_command_queue, cl_mem, cl_bool, const size_t*, const size_t*, size_t, size_t,
+                                      void*, cl_uint, const cl_event*, cl_event*);
+cl_int CL_API_CALL enqueue_write_image(cl_command_queue, cl_mem, cl_bool, const size_t*, const size_t*, size_t,
+                                       size_t, const void*, cl_uint, const cl_event*, cl_event*);
+cl_int CL_API_CALL enqueue_fill_image(cl_command_queue, cl_mem, const void*, const size_t*, const size_t*, cl_uint,
+                                      const cl_event*, cl_event*);
+cl_int CL_API_CALL enqueue_copy_image(cl_command_queue, cl_mem, cl_mem, const size_t*, const size_t*, const size_t*,
+                                      cl_uint, const cl_event*, cl_event*);
+cl_int CL_API_CALL enqueue_copy_image_to_buffer(cl_command_queue, cl_mem, cl_mem, const size_t*, const size_t*,
+                                                size_t, cl_uint, const cl_event*, cl_event*);
+cl_int CL_API_CALL enqueue_copy_buffer_to_image(cl_command_queue, cl_mem, cl_mem, size_t, const size_t*,
+                                                const size_t*, cl_uint, const cl_event*, cl_event*);
+void* CL_API_CALL enqueue_map_image(cl_command_queue, cl_mem, cl_bool, cl_map_flags, const size_t*, const size_t*,
+                                    size_t*, size_t*, cl_uint, const cl_event*, cl_event*, cl_int*);
+cl_int CL_API_CALL retain_sampler(cl_sampler);
+cl_int CL_API_CALL release_sampler(cl_sampler);
+cl_int CL_API_CALL get_sampler_info(cl_sampler, cl_sampler_info, size_t, void*, size_t*);
+void* CL_API_CALL svm_alloc(cl_context, cl_svm_mem_flags, size_t, cl_uint);
+void CL_API_CALL svm_free(cl_context, void*);
+cl_int CL_API_CALL set_kernel_exec_info(cl_kernel, cl_kernel_exec_info, size_t, const void*);
+cl_int CL_API_CALL set_program_specialization_constant(cl_program, cl_uint, size_t, const void*);
+cl_int CL_API_CALL set_program_release_callback(cl_program, void(CL_CALLBACK*)(cl_program, void*), void*);
+cl_program CL_API_CALL create_program_with_built_in_kernels(cl_context, cl_uint, const cl_device_id*, const char*,
+                                                            cl_int*);
 
 // dispatch.cpp: the extension functions by name (clIcdGetPlatformIDsKHR); null for any other.
 void* extension_function(const char* name);

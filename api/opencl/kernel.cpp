@@ -48,7 +48,7 @@ void Kernel::set_arg(cl_uint index, size_t size, const void* value) {
       if (mem) {
         Memory* m = lookup<Memory>(mem);
         require(m && &m->context() == &context(), CL_INVALID_MEM_OBJECT, "not a buffer of the kernel's context");
-        v.memory = Ref<Memory>(m);
+        v.memory = m;
       }
       break;
     }
@@ -249,6 +249,56 @@ cl_int CL_API_CALL get_kernel_work_group_info(cl_kernel kernel, cl_device_id dev
       case CL_KERNEL_PRIVATE_MEM_SIZE: value = of<cl_ulong>(0); break;
       // Only for custom devices and built-in kernels.
       case CL_KERNEL_GLOBAL_WORK_SIZE: throw ClError{CL_INVALID_VALUE, "not a custom device or built-in kernel"};
+    }
+    return copy_out(value, param_value_size, param_value, param_value_size_ret);
+  });
+}
+
+cl_int CL_API_CALL get_kernel_sub_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                                             size_t input_value_size, const void* input_value,
+                                             size_t param_value_size, void* param_value,
+                                             size_t* param_value_size_ret) {
+  return guard([&] {
+    const Kernel& k = get<Kernel>(kernel, CL_INVALID_KERNEL);
+    const ContextDevice& d = device_for(k, device);
+    const KernelReflection& r = k.reflection();
+    const size_t sub_group = r.required_sub_group_size ? r.required_sub_group_size
+                                                       : std::max<uint32_t>(1, d.device->vulkan.subgroup_size);
+    const size_t max_group = max_work_group_size(k, d);
+    // The work-group a query about an ND-range's local size names.
+    auto local_items = [&] {
+      require(input_value && input_value_size && input_value_size % sizeof(size_t) == 0 &&
+                  input_value_size <= 3 * sizeof(size_t),
+              CL_INVALID_VALUE, "input_value is not a local size of 1 to 3 size_t");
+      size_t items = 1;
+      for (size_t i = 0; i < input_value_size / sizeof(size_t); ++i) items *= static_cast<const size_t*>(input_value)[i];
+      return items;
+    };
+    std::optional<InfoValue> value;
+    switch (param_name) {
+      case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE: value = of<size_t>(std::min(sub_group, local_items())); break;
+      case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+        const size_t items = local_items();
+        value = of<size_t>((items + sub_group - 1) / sub_group);
+        break;
+      }
+      case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+        require(input_value && input_value_size == sizeof(size_t), CL_INVALID_VALUE, "input_value is not one size_t");
+        const size_t count = *static_cast<const size_t*>(input_value);
+        // Sub-groups are made of consecutive work-items in x: count of them
+        // fill a work-group of count * sub-group size in x; 0s when none fits.
+        const size_t dims = param_value_size / sizeof(size_t);
+        std::vector<size_t> local(dims ? dims : 1, 0);
+        const size_t items = count * sub_group;
+        if (count && items <= max_group && items <= d.device->vulkan.max_work_group_size[0]) {
+          local[0] = items;
+          for (size_t i = 1; i < local.size(); ++i) local[i] = 1;
+        }
+        value = array_of(local);
+        break;
+      }
+      case CL_KERNEL_MAX_NUM_SUB_GROUPS: value = of<size_t>((max_group + sub_group - 1) / sub_group); break;
+      case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: value = of<size_t>(0); break;
     }
     return copy_out(value, param_value_size, param_value, param_value_size_ret);
   });

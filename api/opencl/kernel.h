@@ -16,7 +16,12 @@ namespace vkcl::opencl {
 
 struct KernelArgValue {
   bool set = false;
-  Ref<Memory> memory;           // a buffer argument; null for a NULL buffer
+  // A buffer argument; null for a NULL buffer. Not a reference: a kernel
+  // does not keep its arguments alive (the CTS's
+  // retain_mem_object_set_kernel_arg releases the buffer and waits for its
+  // destructor callback while the kernel still names it); an enqueue takes
+  // its own references.
+  Memory* memory = nullptr;
   size_t local_bytes = 0;       // a __local argument
   std::vector<std::byte> bytes;  // a scalar or struct
 };

@@ -106,7 +106,7 @@ cl_int enqueue_kernel(Queue& q, Kernel& k, cl_uint work_dim, const size_t* globa
   std::vector<bool> may_write;
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].memory) {
-      buffers.push_back(args[i].memory);
+      buffers.emplace_back(args[i].memory);
       may_write.push_back(r.args[i].kind == ArgKind::GlobalPointer);
     }
 
