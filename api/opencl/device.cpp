@@ -46,7 +46,17 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
   const bool int64_atomics = f.shader_int64 && f.shader_buffer_int64_atomics && f.shader_shared_int64_atomics;
   offer(int64_atomics, "cl_khr_int64_base_atomics");
   offer(int64_atomics, "cl_khr_int64_extended_atomics");
-  offer(f.shader_float64, "cl_khr_fp64");
+  // Double subnormals: kept where the device says it can keep them
+  // (shaderDenormPreserveFloat64; Program then asks for it, as
+  // host/preserve_denormals.h says), and on llvmpipe (lavapipe), which does
+  // not say so but whose generated CPU code never sets the x86
+  // flush-to-zero modes in compute, so subnormals survive (Mesa 22.3.6;
+  // tests/opencl's FloatingPointConfigHolds checks it on every run). OpenCL
+  // requires CL_FP_DENORM of any device with doubles, so without it there
+  // is no cl_khr_fp64.
+  double_subnormals = f.denorm_preserve_float64 || info.driver_name == "llvmpipe";
+  fp64 = f.shader_float64 && double_subnormals;
+  offer(fp64, "cl_khr_fp64");
   // half arithmetic (shaderFloat16) and half buffers (16-bit storage).
   offer(f.shader_float16 && f.storage_buffer_16bit, "cl_khr_fp16");
   // builtins/subgroups.cl: all/any are Vote, broadcast is Ballot, reduce and
@@ -77,7 +87,7 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
     if (condition) c_features.push_back(name_version(name, v3_0));
   };
   feature(f.shader_int64, "__opencl_c_int64");
-  feature(f.shader_float64, "__opencl_c_fp64");
+  feature(fp64, "__opencl_c_fp64");
   feature(true, "__opencl_c_generic_address_space");
   feature(true, "__opencl_c_atomic_order_acq_rel");
   feature(true, "__opencl_c_atomic_scope_device");

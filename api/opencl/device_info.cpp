@@ -76,7 +76,7 @@ size_t max_sub_groups(const Device& d) {
 std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
   const DeviceInfo& v = d.vulkan;
   const ModuleFeatures& f = v.features;
-  const bool fp64 = f.shader_float64, fp16 = f.shader_float16 && f.storage_buffer_16bit;
+  const bool fp64 = d.fp64, fp16 = f.shader_float16 && f.storage_buffer_16bit;
   switch (param) {
     // What the device is.
     case CL_DEVICE_TYPE: return of<cl_device_type>(d.type);
@@ -143,7 +143,7 @@ std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
           fp_config(f.denorm_preserve_float32, f.signed_zero_inf_nan_preserve_float32, f.shader_int64));
     case CL_DEVICE_DOUBLE_FP_CONFIG:
       return of<cl_device_fp_config>(
-          fp64 ? fp_config(f.denorm_preserve_float64, f.signed_zero_inf_nan_preserve_float64, f.shader_int64) : 0);
+          fp64 ? fp_config(d.double_subnormals, f.signed_zero_inf_nan_preserve_float64, f.shader_int64) : 0);
     case CL_DEVICE_HALF_FP_CONFIG:  // fma of half is not in builtins/
       return of<cl_device_fp_config>(
           fp16 ? fp_config(f.denorm_preserve_float16, f.signed_zero_inf_nan_preserve_float16, false) : 0);

@@ -74,6 +74,10 @@ struct Device {
   std::string extension_names;               // CL_DEVICE_EXTENSIONS: the same, space-separated
   std::vector<cl_name_version> c_features;   // CL_DEVICE_OPENCL_C_FEATURES
   bool subgroups = false;          // cl_khr_subgroups and __opencl_c_subgroups
+  // cl_khr_fp64: shaderFloat64, and double subnormals kept (OpenCL requires
+  // CL_FP_DENORM of every device with doubles; device.cpp says where).
+  bool fp64 = false;
+  bool double_subnormals = false;
 
   Device(const DeviceInfo& info, cl_platform_id platform);
   cl_platform_id platform;

@@ -45,7 +45,6 @@ cl_int enqueue_kernel(Queue& q, Kernel& k, cl_uint work_dim, const size_t* globa
               k.program().build_of(d).runtime,
           CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built for the queue's device");
   require(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION, "work_dim is not 1, 2 or 3");
-  require(global_size, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
   auto waits = q.wait_list(num_events, wait_list);
 
   const auto args = k.args();
@@ -56,8 +55,10 @@ cl_int enqueue_kernel(Queue& q, Kernel& k, cl_uint work_dim, const size_t* globa
   const BuildOptions options = k.build_options(d);
   NDRange range;
   range.dims = work_dim;
-  bool empty = false;
-  for (cl_uint i = 0; i < work_dim; ++i) {
+  // A NULL global size, or a 0 in it, runs nothing and succeeds once the
+  // wait list is complete (OpenCL 2.1 and later).
+  bool empty = global_size == nullptr;
+  for (cl_uint i = 0; i < work_dim && !empty; ++i) {
     range.global[i] = global_size[i];
     range.offset[i] = global_offset ? global_offset[i] : 0;
     empty |= global_size[i] == 0;
