@@ -1,5 +1,6 @@
 // What a program is compiled with: the OpenCL C version, -D and -I, and the
-// choices a device makes (memory model, argument passing). Part of the
+// choices a device makes (memory model, argument passing); and the headers it
+// may #include that are not files (InputHeader). Part of the
 // contract library (vkcl::contract), so that what joins the compiler and the
 // runtime (vkcl/source_program.h) can name them in a build without the
 // compiler.
@@ -43,6 +44,19 @@ struct CompileOptions {
   // as the device binds on lavapipe, 0 on GPUs, or VKCL_STORAGE_BUFFER_ARGUMENTS
   // (docs/performance.md, "Argument passing").
   std::optional<uint32_t> max_storage_buffers;
+
+  bool operator==(const CompileOptions&) const = default;
+};
+
+// A header that a program #includes by name though it is no file on disk:
+// OpenCL's clCompileProgram passes them (input_headers, header_include_names).
+// The compiler makes each one #include-able as "name" and <name>, found
+// before the -I directories (tools/clc/frontend.cpp).
+struct InputHeader {
+  std::string name;  // relative, as the #include writes it: "util.h", "inc/util.h"
+  std::string text;
+
+  bool operator==(const InputHeader&) const = default;
 };
 
 }  // namespace vkcl

@@ -1,0 +1,73 @@
+// The compile worker's protocol: what vkcl-compile-worker (tools/clc/
+// compile_worker.cpp) and its client, vkcl::compile_in_worker
+// (api/compile_in_worker.cpp), exchange. It is here, in the contract, because
+// both sides link the contract and neither may depend on the other.
+//
+// The client starts one worker per compile, writes one request on its
+// standard input and closes it; the worker writes one response on its
+// standard output and exits. Both messages are binary, in the byte order of
+// the machine (both ends run on it), and carry their length, so that a
+// reader knows a message that stops short (a worker that died while writing)
+// from a whole one:
+//
+//   message     := magic[8] version:u32 body_length:u64 body
+//   magic       := "vkclcreq" (request) | "vkclcres" (response)
+//   request     := source:string file_name:string options headers:list<header>
+//   options     := cl_std:u32 defines:list<string> include_dirs:list<string>
+//                  frontend_options:list<string> optimize:bool memory_model:u32
+//                  vulkan_device_scope:bool lower:bool denorms_are_zero:bool
+//                  max_storage_buffers:optional<u32>
+//   header      := name:string text:string
+//   response    := ok:bool log:string words:list<u32> reflection:string
+//   string      := length:u64 bytes
+//   list<T>     := count:u64 T*
+//   bool        := u8 (0 or 1)
+//   optional<T> := present:bool T (T only when present)
+//
+// The options are the whole vkcl::CompileOptions, after compile_options_for
+// has made the device's choices (memory model, argument passing): the worker
+// needs nothing of the device. A response's log is the compiler's warnings
+// when ok, else the CompileError's text (file:line:col, warnings first);
+// its reflection is the text format of reflection.h. kVersion changes with
+// any change to the bodies.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compile_options.h"
+#include "vulkan_module.h"
+
+namespace vkcl::worker_protocol {
+
+inline constexpr uint32_t kVersion = 1;
+
+struct Request {
+  std::string source;
+  std::string file_name;  // what diagnostics call the source
+  CompileOptions options;
+  std::vector<InputHeader> headers;
+};
+
+struct Response {
+  bool ok = false;
+  std::string log;      // warnings when ok, the error's text when not
+  VulkanModule module;  // empty unless ok (and empty when the options did not ask to lower)
+};
+
+// A message that is not a whole, well-formed message of this version.
+struct ProtocolError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string encode(const Request& request);
+std::string encode(const Response& response);
+// Throw ProtocolError naming what is wrong (a version other than kVersion
+// included); a reflection that does not parse is one too.
+Request decode_request(std::string_view message);
+Response decode_response(std::string_view message);
+
+}  // namespace vkcl::worker_protocol
