@@ -31,7 +31,8 @@ void on_fatal_error(void*, const char* reason, bool) {
 
 }  // namespace
 
-CompileResult compile_opencl(std::string_view source, std::string_view file_name, const CompileOptions& options) {
+CompileResult compile_opencl(std::string_view source, std::string_view file_name, const CompileOptions& options,
+                             std::span<const InputHeader> headers) {
   CompileResult result;
   std::exception_ptr failure;
   const char* stage = "parsing";
@@ -48,7 +49,7 @@ CompileResult compile_opencl(std::string_view source, std::string_view file_name
     try {
       llvm::LLVMContext context;
       context.setOpaquePointers(false);  // the translator needs typed pointers
-      std::unique_ptr<llvm::Module> module = run_frontend(source, file_name, options, context, result.warnings);
+      std::unique_ptr<llvm::Module> module = run_frontend(source, file_name, options, headers, context, result.warnings);
       stage = "linking the builtin library";
       const PreparationReport prepared = prepare_for_translation(*module, file_name, options, result.warnings);
       stage = "translating to SPIR-V";

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,9 @@ struct CompileResult {
 
 // `file_name` is what diagnostics call the source ("<stdin>" for standard
 // input); #include "..." is searched relative to its directory first.
-CompileResult compile_opencl(std::string_view source, std::string_view file_name, const CompileOptions& options);
+// `headers` can be #included by name wherever the source or another header
+// includes them, before the -I directories (frontend.h says how).
+CompileResult compile_opencl(std::string_view source, std::string_view file_name, const CompileOptions& options,
+                             std::span<const InputHeader> headers = {});
 
 }  // namespace vkcl

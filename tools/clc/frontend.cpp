@@ -10,6 +10,8 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #ifndef VKCL_CLANG_RESOURCE_DIR
@@ -37,9 +39,38 @@ std::string main_file_name(std::string_view file_name) {
   return std::string(slash == std::string_view::npos ? file_name : file_name.substr(slash + 1));
 }
 
+// The real file system with the input headers laid over it in kInputHeaderDirectory.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> input_header_file_system(std::span<const InputHeader> headers,
+                                                                          std::string_view file_name) {
+  auto in_memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const InputHeader& header : headers) {
+    auto refuse = [&](std::string_view why) {
+      throw CompileError(std::string(file_name) + ": error: input header '" + header.name + "': " + std::string(why) +
+                         "\n");
+    };
+    const llvm::StringRef name = header.name;
+    if (name.empty()) refuse("the name is empty");
+    if (llvm::sys::path::is_absolute(name)) refuse("the name must be relative");
+    if (name.contains('\0')) refuse("the name contains a NUL character");
+    for (auto part = llvm::sys::path::begin(name); part != llvm::sys::path::end(name); ++part)
+      if (*part == "..") refuse("the name must not contain '..'");
+    llvm::SmallString<128> path(kInputHeaderDirectory);
+    llvm::sys::path::append(path, name);
+    llvm::sys::path::remove_dots(path);
+    if (in_memory->exists(path)) refuse("given twice");
+    auto text = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(header.text.data(), header.text.size()), path);
+    if (!in_memory->addFile(path, /*ModificationTime=*/0, std::move(text)))
+      refuse("it clashes with another input header's directory");
+  }
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(in_memory);
+  return overlay;
+}
+
 }  // namespace
 
-std::vector<std::string> frontend_arguments(std::string_view file_name, const CompileOptions& options) {
+std::vector<std::string> frontend_arguments(std::string_view file_name, const CompileOptions& options,
+                                            bool with_input_headers) {
   // What `clang-15 -### -c -target spir64 -cl-std=... x.cl` runs, less the
   // assembler-output and working-directory flags, plus line tables.
   std::vector<std::string> args = {
@@ -82,6 +113,7 @@ std::vector<std::string> frontend_arguments(std::string_view file_name, const Co
         "-cl-ext=-__opencl_c_pipes,-__opencl_c_device_enqueue,-__opencl_c_images,-__opencl_c_read_write_images,"
         "-__opencl_c_3d_image_writes,-cl_khr_3d_image_writes");
   for (const std::string& define : options.defines) args.push_back("-D" + define);
+  if (with_input_headers) args.push_back("-I" + std::string(kInputHeaderDirectory));
   for (const std::string& dir : options.include_dirs) args.push_back("-I" + dir);
   args.insert(args.end(), options.frontend_options.begin(), options.frontend_options.end());
   args.insert(args.end(), {"-x", "cl", std::string(file_name)});
@@ -89,12 +121,12 @@ std::vector<std::string> frontend_arguments(std::string_view file_name, const Co
 }
 
 std::unique_ptr<llvm::Module> run_frontend(std::string_view source, std::string_view file_name,
-                                           const CompileOptions& options, llvm::LLVMContext& context,
-                                           std::string& warnings) {
+                                           const CompileOptions& options, std::span<const InputHeader> headers,
+                                           llvm::LLVMContext& context, std::string& warnings) {
   std::string diagnostics;
   llvm::raw_string_ostream diagnostics_stream(diagnostics);
 
-  std::vector<std::string> args = frontend_arguments(file_name, options);
+  std::vector<std::string> args = frontend_arguments(file_name, options, !headers.empty());
   std::vector<const char*> argv;
   argv.reserve(args.size());
   for (const std::string& arg : args) argv.push_back(arg.c_str());
@@ -119,6 +151,7 @@ std::unique_ptr<llvm::Module> run_frontend(std::string_view source, std::string_
   invocation->getDiagnosticOpts().ShowColors = false;
 
   compiler.setInvocation(std::move(invocation));
+  if (!headers.empty()) compiler.createFileManager(input_header_file_system(headers, file_name));
   compiler.createDiagnostics(new clang::TextDiagnosticPrinter(diagnostics_stream, &compiler.getDiagnosticOpts()),
                              /*ShouldOwnClient=*/true);
   compiler.setVerboseOutputStream(diagnostics_stream);  // "1 error generated."
