@@ -1,0 +1,103 @@
+// vkcl-compile-worker: the compiler in a process of its own, for a library
+// that must not compile in its caller's process (the OpenCL ICD, through
+// vkcl::compile_in_worker, api/vkcl/compile_worker.h). It reads one request
+// on standard input, compiles it with compile_opencl, writes one response on
+// standard output (spirv/contract/compile_protocol.h) and exits.
+//
+// It lives here, beside clc, because it is the compiler's second front door:
+// it links the compiler and the contract and nothing of the runtime, as the
+// layout asks of tools/clc/ (docs/design.md, "Layout"); api/ holds only its
+// client. Here the compiler's process-wide habits are harmless: its exit()
+// and std::cerr interposition (translate.cpp) and crash handlers
+// (compiler.cpp) act on this process alone, and one compile runs in it.
+//
+// Exit status: 0 once a response is written, a compile error's included; 2
+// for a malformed request (a failure response is still written) or for any
+// argument (usage on standard error, no response); a crash that the compiler's crash recovery does not catch ends it
+// by its signal, which the client reports as the compiler crashing.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <string_view>
+
+#include "compile_protocol.h"
+#include "compiler.h"
+
+namespace {
+
+namespace protocol = vkcl::worker_protocol;
+
+std::string read_all(int fd) {
+  std::string bytes;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) bytes.append(buffer, size_t(n));
+    else if (n == 0) return bytes;
+    else if (errno != EINTR) throw std::runtime_error(std::string("cannot read the request: ") + std::strerror(errno));
+  }
+}
+
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n > 0) bytes.remove_prefix(size_t(n));
+    else if (n < 0 && errno != EINTR) return false;
+  }
+  return true;
+}
+
+protocol::Response compile(const protocol::Request& request) {
+  protocol::Response response;
+  try {
+    vkcl::CompileResult result =
+        vkcl::compile_opencl(request.source, request.file_name, request.options, request.headers);
+    response.ok = true;
+    response.log = std::move(result.warnings);
+    response.module = std::move(result.module);
+  } catch (const vkcl::CompileError& error) {
+    response.log = error.what();
+  } catch (const std::exception& error) {
+    response.log = request.file_name + ": error: internal compiler error: " + error.what() + "\n";
+  }
+  return response;
+}
+
+}  // namespace
+
+int main(int argc, char**) {
+  if (argc > 1) {
+    std::fputs("usage: vkcl-compile-worker < request > response\n"
+               "Reads one compile request on standard input and writes one response on standard output\n"
+               "(spirv/contract/compile_protocol.h), as vkcl::compile_in_worker does; it takes no arguments.\n",
+               stderr);
+    return 2;
+  }
+  // Standard output carries the response and nothing else: whatever else
+  // writes to descriptor 1 (LLVM's outs(), a stray printf) goes to standard
+  // error, which the client keeps for its log.
+  const int response_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (response_fd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    std::perror("vkcl-compile-worker: cannot set up standard output");
+    return 1;
+  }
+
+  int status = 0;
+  protocol::Response response;
+  try {
+    response = compile(protocol::decode_request(read_all(STDIN_FILENO)));
+  } catch (const std::exception& error) {  // a ProtocolError, or the request could not be read
+    response.log = std::string("error: vkcl-compile-worker: ") + error.what() + "\n";
+    status = 2;
+  }
+  if (!write_all(response_fd, protocol::encode(response))) {
+    std::fprintf(stderr, "vkcl-compile-worker: cannot write the response: %s\n", std::strerror(errno));
+    return 1;
+  }
+  return status;
+}
