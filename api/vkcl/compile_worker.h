@@ -1,0 +1,67 @@
+// Compiling in a child process (library vkcl::from_source): the compiler,
+// clang, LLVM and the SPIR-V translator run in a vkcl-compile-worker
+// process started for each compile (tools/clc/compile_worker.cpp), never in
+// the caller's. This is how a library that loads into other people's
+// programs compiles (the OpenCL ICD):
+//   - any number of threads may compile at once: each call has its own
+//     process and pipes, and nothing process-wide is touched (no signal
+//     handler, no exit() or std::cerr interposition, no environment);
+//   - a crash inside the compiler is a CompileError saying so ("the compiler
+//     crashed (signal 11: SIGSEGV)", with the end of its standard error),
+//     not the end of the caller's process.
+// It costs a process start per compile: docs/opencl.md, "Compiling in a
+// child process", has the measurements. build_program and compile_module_for
+// compile this way with CompileIn::ChildProcess (vkcl/source_program.h).
+//
+// The worker is found (find_compile_worker) at VKCL_COMPILE_WORKER when that
+// is set; else as vkcl-compile-worker beside the shared library or program
+// that contains this code (found with dladdr), or where `cmake --install`
+// puts it relative to that: libexec/vkcl/ beside lib/ and bin/. In the build
+// tree, links named vkcl-compile-worker beside libvkcl-opencl.so and the
+// tests that use it point at build/tools/clc/vkcl-compile-worker. A program
+// of your own that links vkcl::from_source statically, outside the install
+// prefix, sets VKCL_COMPILE_WORKER (the CMake package's vkcl_COMPILE_WORKER
+// names the installed worker) or passes the path.
+#pragma once
+
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compile_error.h"
+#include "compile_options.h"
+#include "vulkan_module.h"
+
+namespace vkcl {
+
+struct WorkerCompileResult {
+  VulkanModule module;
+  // The compiler's warnings, then anything else the worker wrote on its
+  // standard error; empty when there were none.
+  std::string warnings;
+};
+
+// The worker to run, as the comment above says. Throws CompileError naming
+// every path it tried when there is none there (or, with VKCL_COMPILE_WORKER
+// set, naming that path).
+std::filesystem::path find_compile_worker();
+
+// The places find_compile_worker looks beside this code, in order (without
+// VKCL_COMPILE_WORKER).
+std::vector<std::filesystem::path> compile_worker_candidates();
+
+// Compiles `source` (called `file_name` in diagnostics) with `options` as
+// they are (compile_options_for is the caller's business) in a new process
+// of `worker`, or of find_compile_worker() when `worker` is empty. `headers`
+// are #include-able by name (compiler.h). Throws CompileError: the
+// compiler's own (file:line:col, warnings first); or, starting with
+// "<file_name>: error: ", that the worker cannot be found or started, that
+// the compiler crashed (with the signal) or exited without an answer, or that
+// its answer is malformed, each with the end of its standard error.
+WorkerCompileResult compile_in_worker(std::string_view source, std::string_view file_name,
+                                      const CompileOptions& options, std::span<const InputHeader> headers = {},
+                                      const std::filesystem::path& worker = {});
+
+}  // namespace vkcl
