@@ -3,6 +3,8 @@
 // compile_unavailable.cpp (a build without the compiler).
 #pragma once
 
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "compile_options.h"
@@ -10,7 +12,9 @@
 
 namespace vkcl::detail {
 
-// Throws CompileError for bad source; Error when this build has no compiler.
-VulkanModule compile_module(std::string_view source, std::string_view file_name, const CompileOptions& options);
+// In this process. Throws CompileError for bad source; Error when this build
+// has no compiler. Appends the compiler's warnings to `warnings`.
+VulkanModule compile_module(std::string_view source, std::string_view file_name, const CompileOptions& options,
+                            std::span<const InputHeader> headers, std::string& warnings);
 
 }  // namespace vkcl::detail

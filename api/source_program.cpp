@@ -13,6 +13,7 @@
 
 #include "compile_module.h"
 #include "compiler_identity.h"
+#include "vkcl/compile_worker.h"
 #include "vkcl/device.h"
 #include "vkcl/error.h"
 
@@ -144,14 +145,31 @@ void store(const fs::path& spv, const VulkanModule& module) {
   write_atomically(reflection, serialize(module.reflection));
 }
 
-VulkanModule compiled_module(std::string_view source, std::string_view file_name, const CompileOptions& options) {
+// Compiles where `settings` say, and hands the warnings over.
+VulkanModule compile_now(std::string_view source, std::string_view file_name, const CompileOptions& options,
+                         const BuildSettings& settings) {
+  std::string warnings;
+  VulkanModule module;
+  if (settings.compile_in == CompileIn::ChildProcess) {
+    WorkerCompileResult result = compile_in_worker(source, file_name, options, settings.headers);
+    module = std::move(result.module);
+    warnings = std::move(result.warnings);
+  } else {
+    module = detail::compile_module(source, file_name, options, settings.headers, warnings);
+  }
+  if (settings.warnings != nullptr) *settings.warnings += warnings;
+  return module;
+}
+
+VulkanModule compiled_module(std::string_view source, std::string_view file_name, const CompileOptions& options,
+                             const BuildSettings& settings) {
   const char* cache = std::getenv("VKCL_MODULE_CACHE");
-  if (cache == nullptr || *cache == '\0') return detail::compile_module(source, file_name, options);
+  if (cache == nullptr || *cache == '\0') return compile_now(source, file_name, options, settings);
   std::error_code error;
   fs::create_directories(cache, error);
-  const fs::path spv = fs::path(cache) / (module_cache_key(source, file_name, options) + ".spv");
+  const fs::path spv = fs::path(cache) / (module_cache_key(source, file_name, options, settings.headers) + ".spv");
   if (std::optional<VulkanModule> cached = load_cached(spv)) return std::move(*cached);
-  VulkanModule module = detail::compile_module(source, file_name, options);
+  VulkanModule module = compile_now(source, file_name, options, settings);
   store(spv, module);
   return module;
 }
@@ -172,7 +190,8 @@ CompileOptions compile_options_for(const ModuleFeatures& device_features, Compil
   return options;
 }
 
-std::string module_cache_key(std::string_view source, std::string_view file_name, const CompileOptions& options) {
+std::string module_cache_key(std::string_view source, std::string_view file_name, const CompileOptions& options,
+                             std::span<const InputHeader> headers) {
   Fnv1a hash;
   hash.add("vkcl-module-key 3").add(detail::kCompilerSourceHash).add(source).add(file_name);
   hash.add(static_cast<int>(options.cl_std));
@@ -183,16 +202,23 @@ std::string module_cache_key(std::string_view source, std::string_view file_name
   for (const std::string& define : options.defines) hash.add("-D").add(define);
   for (const std::string& dir : options.include_dirs) hash.add("-I").add(dir);
   for (const std::string& option : options.frontend_options) hash.add(option);
+  // Only when given, like -cl-denorms-are-zero. Their text is in the key;
+  // so are the files they #include, found as the source's are (beside the
+  // source first: a key may change too often, never too seldom).
+  for (const InputHeader& header : headers) hash.add("input-header").add(header.name).add(header.text);
   std::set<fs::path> seen;
-  add_included_files(hash, source, fs::path(file_name).parent_path(), options.include_dirs, seen);
+  const fs::path source_dir = fs::path(file_name).parent_path();
+  add_included_files(hash, source, source_dir, options.include_dirs, seen);
+  for (const InputHeader& header : headers)
+    add_included_files(hash, header.text, source_dir, options.include_dirs, seen);
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash.value()));
   return text;
 }
 
 VulkanModule compile_module_for(const ModuleFeatures& device_features, std::string_view source,
-                                std::string_view file_name, CompileOptions options) {
-  return compiled_module(source, file_name, compile_options_for(device_features, std::move(options)));
+                                std::string_view file_name, CompileOptions options, const BuildSettings& settings) {
+  return compiled_module(source, file_name, compile_options_for(device_features, std::move(options)), settings);
 }
 
 CompileOptions compile_options_for(const Device& device, CompileOptions options) {
@@ -217,14 +243,20 @@ Program load_program(Device& device, VulkanModule module, const CompileOptions& 
   return Program(device, module.words, std::move(module.reflection), std::move(by_address));
 }
 
-Program build_program(Device& device, std::string_view source, std::string_view file_name, CompileOptions options) {
+Program build_program(Device& device, std::string_view source, std::string_view file_name, CompileOptions options,
+                      const BuildSettings& settings) {
   const ModuleFeatures features = device.features();
   options = compile_options_for(device, std::move(options));
-  auto compile = [features, source = std::string(source), file_name = std::string(file_name)](const CompileOptions& o) {
-    return compile_module_for(features, source, file_name, o);
+  VulkanModule module = compile_module_for(features, source, file_name, options, settings);
+  // The module with addresses is compiled later if ever, when the caller's
+  // warnings string may be gone.
+  BuildSettings later = settings;
+  later.warnings = nullptr;
+  auto recompile = [features, source = std::string(source), file_name = std::string(file_name),
+                    later = std::move(later)](const CompileOptions& o) {
+    return compile_module_for(features, source, file_name, o, later);
   };
-  VulkanModule module = compile(options);
-  return load_program(device, std::move(module), options, std::move(compile));
+  return load_program(device, std::move(module), options, std::move(recompile));
 }
 
 }  // namespace vkcl

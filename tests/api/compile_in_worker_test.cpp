@@ -19,6 +19,7 @@
 
 #include "compiler.h"
 #include "vkcl/compile_worker.h"
+#include "vkcl/source_program.h"
 
 namespace vkcl {
 namespace {
@@ -53,6 +54,7 @@ class CompileInWorker : public testing::Test {
   void SetUp() override {
     ::unsetenv("VKCL_COMPILE_WORKER");
     ::unsetenv("VKCL_FAKE_WORKER");
+    ::unsetenv("VKCL_MODULE_CACHE");
   }
 };
 
@@ -213,6 +215,45 @@ TEST_F(CompileInWorker, EightThreadsCompileAtOnce) {
     EXPECT_EQ(errors[i], "") << "thread " << i;
     EXPECT_EQ(words[i], expected[i]) << "thread " << i;
   }
+}
+
+// compile_module_for in a child process, through VKCL_MODULE_CACHE: the
+// second build finds the first's module and starts no worker.
+TEST_F(CompileInWorker, CompileModuleForUsesTheModuleCache) {
+  const fs::path cache = fs::temp_directory_path() / ("vkcl_worker_cache_" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  ::setenv("VKCL_MODULE_CACHE", cache.c_str(), 1);
+  ModuleFeatures features;
+  features.vulkan_memory_model = true;
+  BuildSettings settings;
+  settings.compile_in = CompileIn::ChildProcess;
+  settings.headers = {{"shift.h", "#define SHIFT 5\n"}};
+  const std::string source = std::string("#include <shift.h>\n") + kKernel;
+  const VulkanModule first = compile_module_for(features, source, "cached.cl", {}, settings);
+  EXPECT_EQ(std::distance(fs::directory_iterator(cache), fs::directory_iterator()), 2);  // .spv, .spv.reflection
+
+  ::setenv("VKCL_COMPILE_WORKER", "/nonexistent/vkcl-compile-worker", 1);
+  const VulkanModule again = compile_module_for(features, source, "cached.cl", {}, settings);
+  EXPECT_EQ(again.words, first.words);
+  // Other header text, another key: this one needs the (missing) worker.
+  settings.headers[0].text = "#define SHIFT 6\n";
+  EXPECT_THROW(compile_module_for(features, source, "cached.cl", {}, settings), CompileError);
+  ::unsetenv("VKCL_MODULE_CACHE");
+  fs::remove_all(cache);
+
+  // In process, the same module.
+  settings.compile_in = CompileIn::ThisProcess;
+  settings.headers[0].text = "#define SHIFT 5\n";
+  EXPECT_EQ(compile_module_for(features, source, "cached.cl", {}, settings).words, first.words);
+}
+
+TEST_F(CompileInWorker, CompileModuleForHandsOverTheWarnings) {
+  std::string warnings;
+  BuildSettings settings;
+  settings.compile_in = CompileIn::ChildProcess;
+  settings.warnings = &warnings;
+  compile_module_for({}, std::string("#warning from the worker\n") + kKernel, "w.cl", options_with_shift(0), settings);
+  EXPECT_NE(warnings.find("w.cl:1:2: warning: from the worker"), std::string::npos) << warnings;
 }
 
 }  // namespace
