@@ -8,6 +8,7 @@
 #
 # Installed:
 #   bin/clc, bin/vkcl-run
+#   libexec/vkcl/vkcl-compile-worker (the compiler in a child process)
 #   lib/libvkcl_contract.a, lib/libvkcl_host.a (volk compiled in),
 #   lib/libvkcl_from_source.a; with the compiler also lib/libvkcl_compiler.a,
 #   lib/libvkcl_spirv.a and lib/libvkcl_builtins_bitcode.a
@@ -88,6 +89,13 @@ if(vkcl_programs)
   set_target_properties(${vkcl_programs} PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
   install(TARGETS ${vkcl_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# The compile worker, which vkcl starts rather than people: in
+# libexec/vkcl, where an installed library or program finds it
+# (api/vkcl/compile_worker.h).
+if(TARGET vkcl-compile-worker)
+  set_target_properties(vkcl-compile-worker PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+  install(TARGETS vkcl-compile-worker RUNTIME DESTINATION ${VKCL_COMPILE_WORKER_INSTALL_DIR})
+endif()
 
 install(EXPORT vkclTargets
         NAMESPACE vkcl::
@@ -104,7 +112,7 @@ endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/vkclConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/package/vkclConfig.cmake
                               INSTALL_DESTINATION ${VKCL_INSTALL_CMAKEDIR}
-                              PATH_VARS CMAKE_INSTALL_BINDIR)
+                              PATH_VARS CMAKE_INSTALL_BINDIR VKCL_COMPILE_WORKER_INSTALL_DIR)
 # 0.x: a minor version may change the API.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/vkclConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)

@@ -6,10 +6,15 @@
 # say whether the build has clc and vkcl-run, which must then be installed;
 # without clc the consumer only creates a device and a buffer.
 #
+# With the compiler, the second consumer also compiles in the installed
+# compile worker (WORKER: its path under the prefix), named by the package,
+# then again as a program in the prefix's bin/, where vkcl finds the worker by
+# itself.
+#
 #   cmake -DBINARY_DIR=<vkcl build> -DSOURCE_DIR=<tests/install> -DWORK_DIR=<scratch>
 #         -DGENERATOR=<generator> -DCXX_COMPILER=<path> -DWITH_CLC=<0|1> -DWITH_RUN=<0|1>
-#         -P run_consumer.cmake
-foreach(var BINARY_DIR SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER WITH_CLC WITH_RUN)
+#         -DWORKER=<libexec/vkcl/vkcl-compile-worker> -P run_consumer.cmake
+foreach(var BINARY_DIR SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER WITH_CLC WITH_RUN WORKER)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_consumer.cmake: -D${var}= is required")
   endif()
@@ -40,8 +45,9 @@ set(expected include/vkcl/host.h include/vkcl/reflection.h include/vkcl/compile_
              lib/cmake/vkcl/vkclConfig.cmake lib/cmake/vkcl/vkclConfigVersion.cmake
              lib/cmake/vkcl/vkclTargets.cmake)
 if(WITH_CLC)
-  list(APPEND expected bin/clc include/vkcl/compiler.h include/vkcl/source_program.h lib/libvkcl_compiler.a
-                       lib/libvkcl_spirv.a lib/libvkcl_builtins_bitcode.a)
+  list(APPEND expected bin/clc ${WORKER} include/vkcl/compiler.h include/vkcl/source_program.h
+                       include/vkcl/compile_worker.h lib/libvkcl_compiler.a lib/libvkcl_spirv.a
+                       lib/libvkcl_builtins_bitcode.a)
 endif()
 if(WITH_RUN)
   list(APPEND expected bin/vkcl-run)
@@ -69,7 +75,16 @@ step(build ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(run ${CMAKE_COMMAND} -E env VKCL_VALIDATION=1 ${WORK_DIR}/build/vkcl_consumer ${kernel})
 message(STATUS "${step_output}")
 if(WITH_CLC)
-  step(run_from_source ${CMAKE_COMMAND} -E env VKCL_VALIDATION=1
+  step(run_from_source ${CMAKE_COMMAND} -E env --unset=VKCL_COMPILE_WORKER VKCL_VALIDATION=1
        ${WORK_DIR}/build/vkcl_consumer_from_source ${SOURCE_DIR}/consumer/add_one.cl)
   message(STATUS "${step_output}")
+  # Installed beside vkcl's own programs, it finds the worker in libexec/vkcl.
+  file(COPY_FILE ${WORK_DIR}/build/vkcl_consumer_from_source ${prefix}/bin/vkcl_consumer_from_source)
+  step(find_worker ${CMAKE_COMMAND} -E env --unset=VKCL_COMPILE_WORKER
+       ${prefix}/bin/vkcl_consumer_from_source ${SOURCE_DIR}/consumer/add_one.cl --find-worker)
+  message(STATUS "${step_output}")
+  string(FIND "${step_output}" "worker (${prefix}/${WORKER})" found)
+  if(found EQUAL -1)
+    message(FATAL_ERROR "install test: the program in bin/ did not find ${prefix}/${WORKER}:\n${step_output}")
+  endif()
 endif()
