@@ -6,10 +6,14 @@
 // Each file is compiled N times (default 20) both ways, in turns (in
 // process, then in a vkcl-compile-worker, N times), after one untimed compile
 // each way, and the per-compile wall times are printed: median, mean and
-// minimum, and the child process's median less the in-process one. Then the
-// worker's start alone: N runs on an empty request, which it refuses as soon
-// as it has read it (process start, the dynamic loading of LLVM and clang,
-// exit). The default worker is this build's (build/tools/clc).
+// minimum, and the child process's median less the in-process one; then the
+// median CPU time (user and system) of each way, the worker's included,
+// which another load on the machine disturbs less than the wall time. Then
+// the worker's start alone: N runs on an empty request, which it refuses as
+// soon as it has read it (process start, the dynamic loading of LLVM and
+// clang, exit). The default worker is this build's (build/tools/clc).
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -40,11 +44,31 @@ struct Times {
   double min() const { return *std::min_element(ms.begin(), ms.end()); }
 };
 
+// CPU milliseconds, user and system, of this thread and of the children
+// waited for (a worker is waited for before compile_in_worker returns).
+double cpu_milliseconds() {
+  auto ms = [](const rusage& usage) {
+    return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+           (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
+  };
+  rusage self{}, children{};
+  ::getrusage(RUSAGE_THREAD, &self);
+  ::getrusage(RUSAGE_CHILDREN, &children);
+  return ms(self) + ms(children);
+}
+
+struct Sample {
+  Times& wall;
+  Times& cpu;
+};
+
 template <typename Work>
-double milliseconds(Work&& work) {
+void measure(Sample into, Work&& work) {
+  const double cpu_start = cpu_milliseconds();
   const auto start = std::chrono::steady_clock::now();
   work();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  into.wall.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  into.cpu.ms.push_back(cpu_milliseconds() - cpu_start);
 }
 
 std::string read_file(const std::string& path) {
@@ -76,28 +100,28 @@ int main(int argc, char** argv) {
   }
   try {
     std::printf("%d compiles each way; worker %s\n", repeat, worker.c_str());
-    std::printf("%-28s %9s %9s %9s | %9s %9s %9s | %9s\n", "ms per compile", "in proc.", "mean", "min",
-                "child", "mean", "min", "overhead");
+    std::printf("%-28s %9s %9s %9s | %9s %9s %9s | %9s | %9s %9s %9s\n", "ms per compile (wall)", "in proc.",
+                "mean", "min", "child", "mean", "min", "overhead", "CPU in", "CPU child", "overhead");
     for (const std::string& file : files) {
       const std::string source = read_file(file);
       const std::string name = base_name(file);
       const vkcl::CompileOptions options;
       vkcl::compile_opencl(source, name, options);
       vkcl::compile_in_worker(source, name, options, {}, worker);
-      Times in_process, child;
+      Times in_process, child, in_process_cpu, child_cpu;
       for (int i = 0; i < repeat; ++i) {
-        in_process.ms.push_back(milliseconds([&] { vkcl::compile_opencl(source, name, options); }));
-        child.ms.push_back(milliseconds([&] { vkcl::compile_in_worker(source, name, options, {}, worker); }));
+        measure({in_process, in_process_cpu}, [&] { vkcl::compile_opencl(source, name, options); });
+        measure({child, child_cpu}, [&] { vkcl::compile_in_worker(source, name, options, {}, worker); });
       }
-      std::printf("%-28s %9.1f %9.1f %9.1f | %9.1f %9.1f %9.1f | %9.1f\n", name.c_str(), in_process.median(),
-                  in_process.mean(), in_process.min(), child.median(), child.mean(), child.min(),
-                  child.median() - in_process.median());
+      std::printf("%-28s %9.1f %9.1f %9.1f | %9.1f %9.1f %9.1f | %9.1f | %9.1f %9.1f %9.1f\n", name.c_str(),
+                  in_process.median(), in_process.mean(), in_process.min(), child.median(), child.mean(), child.min(),
+                  child.median() - in_process.median(), in_process_cpu.median(), child_cpu.median(),
+                  child_cpu.median() - in_process_cpu.median());
     }
-    Times start;
-    for (int i = 0; i < repeat; ++i)
-      start.ms.push_back(milliseconds([&] { vkcl::detail::run_child(worker, "", 4096); }));
-    std::printf("%-28s %9s %9s %9s | %9.1f %9.1f %9.1f |\n", "worker start alone", "", "", "", start.median(),
-                start.mean(), start.min());
+    Times start, start_cpu;
+    for (int i = 0; i < repeat; ++i) measure({start, start_cpu}, [&] { vkcl::detail::run_child(worker, "", 4096); });
+    std::printf("%-28s %9s %9s %9s | %9.1f %9.1f %9.1f | %9s | %9s %9.1f\n", "worker start alone", "", "", "",
+                start.median(), start.mean(), start.min(), "", "", start_cpu.median());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "vkcl-compile-cost: %s\n", e.what());
     return 1;
