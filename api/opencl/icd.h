@@ -2,8 +2,10 @@
 //
 // Why in api/: the ICD sits on both halves of vkcl. Its devices, queues and
 // memory are the runtime's (host/: vkcl::Device, Buffer, CommandList); its
-// programs are built by the compiler (vkcl::from_source). api/ is the one
-// place that may depend on both (docs/design.md, "Layout").
+// programs are built by the compiler, in a child process
+// (vkcl_from_source_contained, vkcl/compile_worker.h: no compiler in the
+// application's process). api/ is the one place that may depend on both
+// (docs/design.md, "Layout").
 //
 // The ICD model (cl_khr_icd): an ICD loader (Debian's ocl-icd) finds
 // libvkcl-opencl.so through an .icd file, asks clGetExtensionFunctionAddress

@@ -16,12 +16,18 @@ namespace {
 // "program.cl:3:5: error: ...".
 constexpr std::string_view kSourceName = "program.cl";
 
-// Compiles in this process, one compile at a time: the compiler is not yet
-// safe from two threads, nor contained (issue 17: a child process).
-VulkanModule compile(const ModuleFeatures& features, std::string_view source, const CompileOptions& options) {
-  static std::mutex one_at_a_time;
-  std::lock_guard lock(one_at_a_time);
-  return compile_module_for(features, source, kSourceName, options);
+// Compiles in a child process, a vkcl-compile-worker per compile
+// (vkcl/compile_worker.h): the compiler's process-wide state (its crash
+// handlers, its exit() and std::cerr interposition) stays out of the
+// application, builds on any number of threads run at once, and a crash in
+// clang, LLVM or the translator is a failed build whose log says so.
+// `warnings`, when given, gets the compiler's warnings.
+VulkanModule compile(const ModuleFeatures& features, std::string_view source, const CompileOptions& options,
+                     std::string* warnings = nullptr) {
+  BuildSettings settings;
+  settings.compile_in = CompileIn::ChildProcess;
+  settings.warnings = warnings;
+  return compile_module_for(features, source, kSourceName, options, settings);
 }
 
 constexpr char kMagic[8] = {'v', 'k', 'c', 'l', 'P', 'R', 'G', '1'};
@@ -111,8 +117,9 @@ void Program::build_one(ContextDevice& device, const BuildOptions& parsed, Progr
   }
   const ModuleFeatures features = device.runtime.features();
   options = compile_options_for(device.runtime, std::move(options));
+  std::string warnings;
   try {
-    if (!module) module = compile(features, source, options);
+    if (!module) module = compile(features, source, options, &warnings);
     auto recompile = [features, source](const CompileOptions& o) { return compile(features, source, o); };
     std::lock_guard lock(device.lock);
     build.runtime = std::make_shared<vkcl::Program>(load_program(device.runtime, *module, options, recompile));
@@ -130,6 +137,7 @@ void Program::build_one(ContextDevice& device, const BuildOptions& parsed, Progr
   }
   build.module = std::move(module);
   build.parsed.compile = options;
+  build.log = std::move(warnings);  // CL_PROGRAM_BUILD_LOG of a build that succeeded
   build.status = CL_BUILD_SUCCESS;
   build.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
 }
