@@ -17,6 +17,20 @@ constexpr std::pair<ArgKind, std::string_view> kArgKindNames[] = {
     {ArgKind::Scalar, "scalar"},
 };
 
+constexpr std::pair<ArgAccess, std::string_view> kArgAccessNames[] = {
+    {ArgAccess::None, "none"},
+    {ArgAccess::ReadOnly, "read_only"},
+    {ArgAccess::WriteOnly, "write_only"},
+    {ArgAccess::ReadWrite, "read_write"},
+};
+
+constexpr std::pair<ArgTypeQualifier, std::string_view> kTypeQualifierNames[] = {
+    {kArgTypeConst, "const"},
+    {kArgTypeRestrict, "restrict"},
+    {kArgTypeVolatile, "volatile"},
+    {kArgTypePipe, "pipe"},
+};
+
 constexpr std::pair<NDRangeField, std::string_view> kNDRangeFieldNames[] = {
     {NDRangeField::GlobalOffset, "global_offset"},
     {NDRangeField::GlobalSize, "global_size"},
@@ -73,9 +87,17 @@ std::optional<Enum> value_of(const std::pair<Enum, std::string_view> (&table)[N]
   return std::nullopt;
 }
 
+// "const,restrict", or "-" for none.
+std::string qualifier_list(uint32_t qualifiers) {
+  std::string list;
+  for (const auto& [bit, name] : kTypeQualifierNames)
+    if (qualifiers & bit) list += (list.empty() ? "" : ",") + std::string(name);
+  return list.empty() ? "-" : list;
+}
+
 class LineParser {
  public:
-  LineParser(std::string_view line, size_t line_number) : line_number_(line_number) {
+  LineParser(std::string_view line, size_t line_number) : line_(line), line_number_(line_number) {
     std::istringstream stream{std::string(line)};
     for (std::string word; stream >> word;) words_.push_back(word);
   }
@@ -97,8 +119,35 @@ class LineParser {
   void expect_fields(size_t n) const {
     if (words_.size() != n) fail("expected " + std::to_string(n) + " fields, got " + std::to_string(words_.size()));
   }
+  // The line from its word `i` to its end, spaces inside kept (a type name,
+  // the attributes).
+  std::string rest(size_t i) const {
+    if (i >= words_.size()) fail("expected more fields");
+    std::string_view text = line_;
+    for (size_t w = 0; w <= i; ++w) {
+      text.remove_prefix(std::min(text.find_first_not_of(" \t"), text.size()));
+      if (w < i) text.remove_prefix(std::min(text.find_first_of(" \t"), text.size()));
+    }
+    text.remove_suffix(text.size() - (text.find_last_not_of(" \t\r") + 1));
+    return std::string(text);
+  }
+  uint32_t qualifiers(size_t i) const {
+    const std::string& w = word(i);
+    if (w == "-") return 0;
+    uint32_t bits = 0;
+    std::string_view list = w;
+    while (!list.empty()) {
+      const std::string_view name = list.substr(0, list.find(','));
+      list.remove_prefix(std::min(name.size() + 1, list.size()));
+      auto bit = value_of(kTypeQualifierNames, name);
+      if (!bit) fail("unknown type qualifier '" + std::string(name) + "'");
+      bits |= *bit;
+    }
+    return bits;
+  }
 
  private:
+  std::string_view line_;
   std::vector<std::string> words_;
   size_t line_number_;
 };
@@ -106,6 +155,7 @@ class LineParser {
 }  // namespace
 
 std::string_view to_string(ArgKind kind) { return name_of(kArgKindNames, kind); }
+std::string_view to_string(ArgAccess access) { return name_of(kArgAccessNames, access); }
 std::string_view to_string(NDRangeField field) { return name_of(kNDRangeFieldNames, field); }
 
 const KernelArg* KernelReflection::find_arg(std::string_view arg_name) const {
@@ -161,6 +211,12 @@ std::string serialize(const ModuleReflection& reflection) {
       else
         out << a.offset << ' ' << a.size << '\n';
     }
+    for (const KernelArg& a : k.args) {
+      if (a.type_name.empty()) continue;
+      out << "arg_type " << a.index << ' ' << to_string(a.access) << ' ' << qualifier_list(a.type_qualifiers) << ' '
+          << a.type_name << '\n';
+    }
+    if (!k.attributes.empty()) out << "attributes " << k.attributes << '\n';
     out << "end\n";
   }
   return out.str();
@@ -248,6 +304,19 @@ ModuleReflection parse_reflection(std::string_view text) {
         arg.offset = p.number(4);
         arg.size = p.number(5);
       }
+    } else if (key == "arg_type") {
+      if (p.size() < 5) p.fail("expected at least 5 fields, got " + std::to_string(p.size()));
+      const uint32_t index = p.number(1);
+      if (index >= kernel->args.size()) p.fail("'arg_type' of an argument not listed before it");
+      KernelArg& arg = kernel->args[index];
+      auto access = value_of(kArgAccessNames, p.word(2));
+      if (!access) p.fail("unknown access qualifier '" + p.word(2) + "'");
+      arg.access = *access;
+      arg.type_qualifiers = p.qualifiers(3);
+      arg.type_name = p.rest(4);
+    } else if (key == "attributes") {
+      if (p.size() < 2) p.fail("expected the attributes");
+      kernel->attributes = p.rest(1);
     } else {
       p.fail("unknown record '" + key + "'");
     }

@@ -37,6 +37,22 @@ namespace vkcl {
 enum class ArgKind { GlobalPointer, ConstantPointer, LocalPointer, Scalar };
 std::string_view to_string(ArgKind kind);
 
+// An argument's access qualifier (OpenCL C's read_only, write_only and
+// read_write, for images and pipes); None for every other argument.
+enum class ArgAccess { None, ReadOnly, WriteOnly, ReadWrite };
+std::string_view to_string(ArgAccess access);
+
+// An argument's type qualifiers, as OpenCL reports them
+// (CL_KERNEL_ARG_TYPE_QUALIFIER, whose bits these are): const, restrict and
+// volatile of what a pointer points to (const also for a __constant
+// pointer), pipe for a pipe.
+enum ArgTypeQualifier : uint32_t {
+  kArgTypeConst = 1u << 0,
+  kArgTypeRestrict = 1u << 1,
+  kArgTypeVolatile = 1u << 2,
+  kArgTypePipe = 1u << 3,
+};
+
 // ND-range values a kernel may read from push constants; each is a uvec4
 // (x, y, z, unused) in the block, except WorkDim, which is one uint.
 // GlobalIdBase is the global id of the dispatch's first work-item, group
@@ -59,6 +75,14 @@ struct KernelArg {
   // GlobalPointer, ConstantPointer: the storage-buffer binding (descriptor
   // set 0) when the argument is bound as one; offset and size are then 0.
   std::optional<uint32_t> binding;
+  // What the source says of the argument, for clGetKernelArgInfo: the type
+  // as OpenCL spells it ("float4*", "uint", "struct pair", "mytype"), its
+  // qualifiers (ArgTypeQualifier bits) and access qualifier. From clang's
+  // kernel_arg_* metadata, before translation; an empty type name when the
+  // compiler did not know it (a module from SPIR-V without the metadata).
+  std::string type_name;
+  uint32_t type_qualifiers = 0;
+  ArgAccess access = ArgAccess::None;
 };
 
 // Where a kernel's arguments live when they are not in the push constants.
@@ -83,6 +107,10 @@ struct KernelReflection {
   // intel_reqd_sub_group_size(N): the SubgroupSize the pipeline must be
   // created with (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo); 0 when not given.
   uint32_t required_sub_group_size = 0;
+  // CL_KERNEL_ATTRIBUTES: the kernel's attributes as the source gave them,
+  // space-separated, in OpenCL C's spelling (reqd_work_group_size(8,1,1)
+  // work_group_size_hint(4,1,1) vec_type_hint(float4)); empty when none.
+  std::string attributes;
 
   const KernelArg* find_arg(std::string_view arg_name) const;
   std::optional<uint32_t> ndrange_offset(NDRangeField field) const;
@@ -164,7 +192,11 @@ struct ModuleReflection {
 };
 
 // Text format, version 1. One record per line, fields separated by spaces;
-// names never contain spaces (OpenCL C identifiers).
+// names never contain spaces (OpenCL C identifiers), type names and
+// attributes may, so they end their line. Every line that came after the
+// first version (denorms_are_zero, argument_buffer, reqd_sub_group_size,
+// arg_type, attributes) is written only when it says something, so that
+// every reflection written before it existed reads as it did.
 //   vkcl-reflection 1
 //   feature <name>                      one line per required feature
 //   denorms_are_zero                    only when built with -cl-denorms-are-zero
@@ -180,6 +212,10 @@ struct ModuleReflection {
 //                                       (offset in the argument buffer when there is one)
 //   arg <index> <name|-> global_pointer|constant_pointer storage_buffer <binding>
 //   arg <index> <name|-> local_pointer <spec_id> <element_size>
+//   arg_type <index> none|read_only|write_only|read_write <qualifiers|-> <type name>
+//                                       after the arg lines, one per argument whose type is
+//                                       known; qualifiers comma-separated: const,restrict,volatile,pipe
+//   attributes <attributes>             only when the kernel has some
 //   end
 std::string serialize(const ModuleReflection& reflection);
 // Throws std::runtime_error naming the line and what is wrong with it.

@@ -111,6 +111,48 @@ TEST(Reflection, RejectsMalformedTextNamingTheLine) {
   expect_parse_error("vkcl-reflection 1\nkernel k\nargument_buffer 0 8\nargument_buffer 0 8\nend\n",
                      "line 4: a second 'argument_buffer'");
   expect_parse_error("vkcl-reflection 1\nargument_buffer 0 8\n", "outside a kernel");
+  expect_parse_error("vkcl-reflection 1\nkernel k\narg_type 0 none - int\nend\n", "line 3: 'arg_type' of an argument not listed");
+  expect_parse_error("vkcl-reflection 1\nkernel k\narg 0 x scalar 0 4\narg_type 0 none - \nend\n",
+                     "line 4: expected at least 5 fields");
+  expect_parse_error("vkcl-reflection 1\nkernel k\narg 0 x scalar 0 4\narg_type 0 writable - int\nend\n",
+                     "line 4: unknown access qualifier 'writable'");
+  expect_parse_error("vkcl-reflection 1\nkernel k\narg 0 x scalar 0 4\narg_type 0 none const,shared int\nend\n",
+                     "line 4: unknown type qualifier 'shared'");
+  expect_parse_error("vkcl-reflection 1\nkernel k\nattributes\nend\n", "line 3: expected the attributes");
+}
+
+// clGetKernelArgInfo's types and qualifiers, and CL_KERNEL_ATTRIBUTES: lines
+// after a kernel's arguments, written only when known, whose last field runs
+// to the end of the line (a type name or attributes may hold spaces).
+TEST(Reflection, ArgumentTypesAndAttributesAreLinesOnlyWhenKnown) {
+  ModuleReflection r = sample();
+  EXPECT_EQ(serialize(r).find("arg_type"), std::string::npos) << serialize(r);
+  EXPECT_EQ(serialize(r).find("attributes"), std::string::npos) << serialize(r);
+  KernelReflection& k = r.kernels[0];
+  k.args[0].type_name = "float4*";
+  k.args[0].type_qualifiers = kArgTypeConst | kArgTypeRestrict;
+  k.args[2].type_name = "struct pair";
+  k.args[2].access = ArgAccess::ReadOnly;
+  k.attributes = "reqd_work_group_size(64,1,1) vec_type_hint(uint4)";
+  const std::string text = serialize(r);
+  EXPECT_NE(text.find("arg 2 n scalar 8 4\n"
+                      "arg_type 0 none const,restrict float4*\n"
+                      "arg_type 2 read_only - struct pair\n"
+                      "attributes reqd_work_group_size(64,1,1) vec_type_hint(uint4)\n"
+                      "end\n"),
+            std::string::npos)
+      << text;
+  ModuleReflection parsed = parse_reflection(text);
+  const KernelReflection& p = parsed.kernels[0];
+  EXPECT_EQ(p.args[0].type_name, "float4*");
+  EXPECT_EQ(p.args[0].type_qualifiers, uint32_t(kArgTypeConst | kArgTypeRestrict));
+  EXPECT_EQ(p.args[0].access, ArgAccess::None);
+  EXPECT_EQ(p.args[1].type_name, "");
+  EXPECT_EQ(p.args[2].type_name, "struct pair");
+  EXPECT_EQ(p.args[2].type_qualifiers, 0u);
+  EXPECT_EQ(p.args[2].access, ArgAccess::ReadOnly);
+  EXPECT_EQ(p.attributes, "reqd_work_group_size(64,1,1) vec_type_hint(uint4)");
+  EXPECT_EQ(serialize(parsed), text);
 }
 
 }  // namespace
