@@ -1,6 +1,7 @@
 // What a program is compiled with: the OpenCL C version, -D and -I, and the
-// choices a device makes (memory model, argument passing); and the headers it
-// may #include that are not files (InputHeader). Part of the
+// choices a device makes (memory model, argument passing); the headers it
+// may #include that are not files (InputHeader); and the values of a SPIR-V
+// program's specialization constants (SpecConstant). Part of the
 // contract library (vkcl::contract), so that what joins the compiler and the
 // runtime (vkcl/source_program.h) can name them in a build without the
 // compiler.
@@ -57,6 +58,16 @@ struct InputHeader {
   std::string text;
 
   bool operator==(const InputHeader&) const = default;
+};
+
+// A specialization constant's value for a program from SPIR-V
+// (clSetProgramSpecializationConstant): the bits of the value, zero-extended
+// to 64 (a bool is 0 or 1), for the OpSpecConstant* decorated SpecId `id`.
+struct SpecConstant {
+  uint32_t id = 0;
+  uint64_t value = 0;
+
+  bool operator==(const SpecConstant&) const = default;
 };
 
 }  // namespace vkcl

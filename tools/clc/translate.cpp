@@ -8,6 +8,7 @@
 #include <string>
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CrashRecoveryContext.h>
 
@@ -64,6 +65,23 @@ void stop_capturing(Translation& translation) {
   active_translation = nullptr;
 }
 
+// Runs `call`, a call into the translator (either way), with std::cerr
+// captured and exit() returning to the recovery context; returns what the
+// translator printed.
+template <typename Call>
+std::string with_translator_captured(Call&& call) {
+  // Not on this frame: a translator exit leaves it by longjmp.
+  Translation& translation = last_translation;
+  translation.messages.str("");
+  translation.exited = false;
+  translation.saved_cerr = std::cerr.rdbuf(&translation.messages);
+  active_translation = &translation;
+  set_translator_leak_checks(translation, false);
+  call();
+  stop_capturing(translation);
+  return translation.messages.str();
+}
+
 }  // namespace
 
 // noreturn already, from <stdlib.h>'s declaration (clang rejects [[noreturn]] on a redeclaration).
@@ -108,18 +126,8 @@ std::vector<uint32_t> translate_to_spirv(llvm::Module& module, std::string_view 
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_4);
   std::ostringstream stream;
   std::string error;
-
-  // Not on this frame: a translator exit leaves it by longjmp.
-  Translation& translation = last_translation;
-  translation.messages.str("");
-  translation.exited = false;
-  translation.saved_cerr = std::cerr.rdbuf(&translation.messages);
-  active_translation = &translation;
-  set_translator_leak_checks(translation, false);
-  const bool ok = llvm::writeSpirv(&module, options, stream, error);
-  stop_capturing(translation);
-
-  std::string messages = translation.messages.str();
+  bool ok = false;
+  const std::string messages = with_translator_captured([&] { ok = llvm::writeSpirv(&module, options, stream, error); });
   if (!ok) {
     if (error.empty()) error = messages;
     error = tidy_translator_message(error);
@@ -137,6 +145,30 @@ std::vector<uint32_t> translate_to_spirv(llvm::Module& module, std::string_view 
                        ": error: internal compiler error: the SPIR-V translator wrote no valid module\n");
   }
   return words;
+}
+
+std::unique_ptr<llvm::Module> read_spirv(std::span<const uint32_t> words, std::span<const SpecConstant> spec_constants,
+                                         llvm::LLVMContext& context, std::string_view file_name) {
+  // Whatever the module's version, up to the newest the reader knows; every
+  // extension it knows: the lowering and the validator refuse what Vulkan
+  // cannot do, with a better message than "unallowed extension".
+  SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
+  options.enableAllExtensions();
+  for (const SpecConstant& constant : spec_constants) options.setSpecConst(constant.id, constant.value);
+  std::istringstream stream(std::string(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t)));
+  llvm::Module* module = nullptr;
+  std::string error;
+  bool ok = false;
+  const std::string messages = with_translator_captured([&] { ok = llvm::readSpirv(context, options, stream, module, error); });
+  std::unique_ptr<llvm::Module> owned(module);
+  if (!ok || owned == nullptr) {
+    if (error.empty()) error = messages;
+    error = tidy_translator_message(error);
+    throw CompileError(std::string(file_name) + ": error: cannot read the SPIR-V module: " +
+                       (error.empty() ? std::string("unknown error") : error) + "\n");
+  }
+  if (!messages.empty()) std::cerr << messages;
+  return owned;
 }
 
 std::string take_translator_exit_message() {
