@@ -50,11 +50,11 @@ class WorkerFailure {
   std::string file_name_, worker_;
 };
 
-}  // namespace
-
-WorkerCompileResult compile_in_worker(std::string_view source, std::string_view file_name,
-                                      const CompileOptions& options, std::span<const InputHeader> headers,
-                                      const std::filesystem::path& worker_path) {
+// Runs `request` in a new worker; the response of a request that succeeded,
+// with what the worker printed on standard error appended to its log.
+// Throws CompileError for a failed one and for a worker that did not answer.
+protocol::Response ask_worker(const protocol::Request& request, const std::filesystem::path& worker_path) {
+  const std::string_view file_name = request.file_name;
   std::filesystem::path worker = worker_path;
   if (worker.empty()) {
     try {
@@ -65,11 +65,6 @@ WorkerCompileResult compile_in_worker(std::string_view source, std::string_view 
   }
   const WorkerFailure fail(file_name, worker);
 
-  protocol::Request request;
-  request.source = source;
-  request.file_name = file_name;
-  request.options = options;
-  request.headers.assign(headers.begin(), headers.end());
   detail::ChildRun run;
   try {
     run = detail::run_child(worker, protocol::encode(request), kErrorBytesKept);
@@ -98,7 +93,80 @@ WorkerCompileResult compile_in_worker(std::string_view source, std::string_view 
   // standard error: a message the translator lets through, say.
   std::string printed = run.errors_cut ? "...\n" + run.errors : run.errors;
   if (!response.ok) throw CompileError(response.log + printed);
-  return {std::move(response.module), response.log + printed};
+  response.log += printed;
+  return response;
+}
+
+protocol::Request request_of(protocol::RequestKind kind, std::string_view file_name, const CompileOptions& options) {
+  protocol::Request request;
+  request.kind = kind;
+  request.file_name = file_name;
+  request.options = options;
+  return request;
+}
+
+WorkerCompileResult module_of(protocol::Response response) {
+  return {std::move(response.module), std::move(response.log)};
+}
+
+WorkerObjectResult object_of(protocol::Response response) {
+  return {std::move(response.bitcode), std::move(response.log)};
+}
+
+std::string bytes_of(std::span<const uint32_t> words) {
+  return std::string(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
+}
+
+}  // namespace
+
+WorkerCompileResult compile_in_worker(std::string_view source, std::string_view file_name,
+                                      const CompileOptions& options, std::span<const InputHeader> headers,
+                                      const std::filesystem::path& worker) {
+  protocol::Request request = request_of(protocol::RequestKind::Compile, file_name, options);
+  request.source = source;
+  request.headers.assign(headers.begin(), headers.end());
+  return module_of(ask_worker(request, worker));
+}
+
+WorkerObjectResult compile_object_in_worker(std::string_view source, std::string_view file_name,
+                                            const CompileOptions& options, std::span<const InputHeader> headers,
+                                            const std::filesystem::path& worker) {
+  protocol::Request request = request_of(protocol::RequestKind::CompileToObject, file_name, options);
+  request.source = source;
+  request.headers.assign(headers.begin(), headers.end());
+  return object_of(ask_worker(request, worker));
+}
+
+WorkerCompileResult link_in_worker(std::span<const std::string> objects, std::string_view file_name,
+                                   const CompileOptions& options, const std::filesystem::path& worker) {
+  protocol::Request request = request_of(protocol::RequestKind::Link, file_name, options);
+  request.inputs.assign(objects.begin(), objects.end());
+  return module_of(ask_worker(request, worker));
+}
+
+WorkerObjectResult link_library_in_worker(std::span<const std::string> objects, std::string_view file_name,
+                                          const std::filesystem::path& worker) {
+  protocol::Request request = request_of(protocol::RequestKind::LinkToLibrary, file_name, {});
+  request.inputs.assign(objects.begin(), objects.end());
+  return object_of(ask_worker(request, worker));
+}
+
+WorkerCompileResult compile_il_in_worker(std::span<const uint32_t> words, std::string_view file_name,
+                                         const CompileOptions& options, std::span<const SpecConstant> spec_constants,
+                                         const std::filesystem::path& worker) {
+  protocol::Request request = request_of(protocol::RequestKind::CompileIL, file_name, options);
+  request.inputs = {bytes_of(words)};
+  request.spec_constants.assign(spec_constants.begin(), spec_constants.end());
+  return module_of(ask_worker(request, worker));
+}
+
+WorkerObjectResult compile_il_object_in_worker(std::span<const uint32_t> words, std::string_view file_name,
+                                               std::span<const SpecConstant> spec_constants,
+                                               const std::filesystem::path& worker) {
+  protocol::Request request = request_of(protocol::RequestKind::CompileILToObject, file_name, {});
+  request.inputs = {bytes_of(words)};
+  request.spec_constants.assign(spec_constants.begin(), spec_constants.end());
+  return object_of(ask_worker(request, worker));
 }
 
 }  // namespace vkcl

@@ -24,6 +24,7 @@
 // names the installed worker) or passes the path.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -63,5 +64,41 @@ std::vector<std::filesystem::path> compile_worker_candidates();
 WorkerCompileResult compile_in_worker(std::string_view source, std::string_view file_name,
                                       const CompileOptions& options, std::span<const InputHeader> headers = {},
                                       const std::filesystem::path& worker = {});
+
+// OpenCL's separate compilation and SPIR-V programs, the same way: each
+// runs the compiler entry point of tools/clc/compiler.h named beside it in
+// a new worker, and throws as compile_in_worker does (`file_name` names the
+// program in what it throws).
+
+// A compiled object or a library: LLVM bitcode that only this build's
+// compiler reads (link_in_worker, link_library_in_worker).
+struct WorkerObjectResult {
+  std::string bitcode;
+  std::string warnings;  // as WorkerCompileResult's
+};
+
+// clCompileProgram of OpenCL C: compile_to_library.
+WorkerObjectResult compile_object_in_worker(std::string_view source, std::string_view file_name,
+                                            const CompileOptions& options, std::span<const InputHeader> headers = {},
+                                            const std::filesystem::path& worker = {});
+
+// clLinkProgram: link_libraries (objects and libraries to a module).
+WorkerCompileResult link_in_worker(std::span<const std::string> objects, std::string_view file_name,
+                                   const CompileOptions& options, const std::filesystem::path& worker = {});
+
+// clLinkProgram -create-library: link_to_library.
+WorkerObjectResult link_library_in_worker(std::span<const std::string> objects, std::string_view file_name,
+                                          const std::filesystem::path& worker = {});
+
+// A program from SPIR-V (clCreateProgramWithIL), built: compile_spirv.
+WorkerCompileResult compile_il_in_worker(std::span<const uint32_t> words, std::string_view file_name,
+                                         const CompileOptions& options,
+                                         std::span<const SpecConstant> spec_constants = {},
+                                         const std::filesystem::path& worker = {});
+
+// ... and compiled (clCompileProgram): compile_spirv_to_library.
+WorkerObjectResult compile_il_object_in_worker(std::span<const uint32_t> words, std::string_view file_name,
+                                               std::span<const SpecConstant> spec_constants = {},
+                                               const std::filesystem::path& worker = {});
 
 }  // namespace vkcl

@@ -153,8 +153,21 @@ CompileOptions read_options(Reader& in) {
 
 }  // namespace
 
+std::string_view to_string(RequestKind kind) {
+  switch (kind) {
+    case RequestKind::Compile: return "compile";
+    case RequestKind::CompileToObject: return "compile to object";
+    case RequestKind::CompileIL: return "compile SPIR-V";
+    case RequestKind::CompileILToObject: return "compile SPIR-V to object";
+    case RequestKind::Link: return "link";
+    case RequestKind::LinkToLibrary: return "link to library";
+  }
+  return "?";
+}
+
 std::string encode(const Request& request) {
   Writer out;
+  out.number<uint32_t>(static_cast<uint32_t>(request.kind));
   out.string(request.source);
   out.string(request.file_name);
   write_options(out, request.options);
@@ -162,6 +175,12 @@ std::string encode(const Request& request) {
   for (const InputHeader& header : request.headers) {
     out.string(header.name);
     out.string(header.text);
+  }
+  out.strings(request.inputs);
+  out.number<uint64_t>(request.spec_constants.size());
+  for (const SpecConstant& constant : request.spec_constants) {
+    out.number<uint32_t>(constant.id);
+    out.number<uint64_t>(constant.value);
   }
   return out.message(kRequestMagic);
 }
@@ -174,12 +193,14 @@ std::string encode(const Response& response) {
   for (uint32_t word : response.module.words) out.number(word);
   // An empty module (a failure, or lower = false) has no reflection to speak of.
   out.string(response.module.words.empty() ? std::string() : serialize(response.module.reflection));
+  out.string(response.bitcode);
   return out.message(kResponseMagic);
 }
 
 Request decode_request(std::string_view message) {
   Reader in(message, kRequestMagic, "compile request");
   Request request;
+  request.kind = in.enumeration(kLastRequestKind);
   request.source = in.string();
   request.file_name = in.string();
   request.options = read_options(in);
@@ -187,6 +208,12 @@ Request decode_request(std::string_view message) {
   for (InputHeader& header : request.headers) {
     header.name = in.string();
     header.text = in.string();
+  }
+  request.inputs = in.strings();
+  request.spec_constants.resize(in.count(sizeof(uint32_t) + sizeof(uint64_t)));
+  for (SpecConstant& constant : request.spec_constants) {
+    constant.id = in.number<uint32_t>();
+    constant.value = in.number<uint64_t>();
   }
   in.expect_end();
   return request;
@@ -200,6 +227,7 @@ Response decode_response(std::string_view message) {
   response.module.words.resize(in.count(sizeof(uint32_t)));
   for (uint32_t& word : response.module.words) word = in.number<uint32_t>();
   const std::string reflection = in.string();
+  response.bitcode = in.string();
   in.expect_end();
   if (!reflection.empty()) {
     try {

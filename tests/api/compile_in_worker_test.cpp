@@ -91,6 +91,44 @@ TEST_F(CompileInWorker, PassesEveryOption) {
   EXPECT_TRUE(contained.module.reflection.denorms_are_zero);
 }
 
+// Every other kind of request: compiled objects, libraries and links
+// (clCompileProgram, clLinkProgram), and SPIR-V, each the same as in process.
+TEST_F(CompileInWorker, ObjectsLibrariesAndLinksAreThoseOfTheInProcessCompiler) {
+  const char* caller =
+      "float shifted(float x);\n"
+      "kernel void twice(global float* data) { data[get_global_id(0)] = 2 * shifted(data[get_global_id(0)]); }\n";
+  const char* callee = "float shifted(float x) { return x + SHIFT; }\n";
+  const CompileOptions options = options_with_shift(3);
+  const WorkerObjectResult object = compile_object_in_worker(caller, "caller.cl", options);
+  EXPECT_EQ(object.bitcode, compile_to_library(caller, "caller.cl", options).bitcode);
+  const InputHeader header{"shift.h", "#define SHIFT 3\n"};
+  const WorkerObjectResult with_header = compile_object_in_worker(std::string("#include <shift.h>\n") + callee,
+                                                                  "callee.cl", {}, std::span(&header, 1));
+  const std::vector<std::string> callee_object = {with_header.bitcode};
+  const WorkerObjectResult library = link_library_in_worker(callee_object, "library");
+  EXPECT_EQ(library.bitcode, link_to_library(callee_object, "library").bitcode);
+  const std::vector<std::string> objects = {object.bitcode, library.bitcode};
+  const WorkerCompileResult linked = link_in_worker(objects, "program.cl", {});
+  const CompileResult linked_here = link_libraries(objects, "program.cl", {});
+  EXPECT_EQ(linked.module.words, linked_here.module.words);
+  EXPECT_EQ(serialize(linked.module.reflection), serialize(linked_here.module.reflection));
+  // A link's failure comes back as its CompileError.
+  const std::vector<std::string> alone = {object.bitcode};
+  EXPECT_NE(error_of([&] { link_in_worker(alone, "program.cl", {}); }).find("'shifted' is not supported"),
+            std::string::npos);
+
+  CompileOptions translate_only = options;
+  translate_only.lower = false;
+  const std::vector<uint32_t> spirv = compile_opencl(kKernel, "scale.cl", translate_only).kernel_spirv;
+  const WorkerCompileResult from_il = compile_il_in_worker(spirv, "scale.spv", {});
+  EXPECT_EQ(from_il.module.words, compile_spirv(spirv, "scale.spv", {}).module.words);
+  const WorkerObjectResult il_object = compile_il_object_in_worker(spirv, "scale.spv");
+  EXPECT_EQ(il_object.bitcode, compile_spirv_to_library(spirv, "scale.spv").bitcode);
+  const std::vector<uint32_t> not_spirv = {1, 2, 3, 4, 5, 6};
+  EXPECT_NE(error_of([&] { compile_il_in_worker(not_spirv, "bad.spv", {}); }).find("bad.spv: error: "),
+            std::string::npos);
+}
+
 TEST_F(CompileInWorker, ReportsWarnings) {
   const std::string source = std::string("#warning look here\n") + kKernel;
   const WorkerCompileResult result = compile_in_worker(source, "warn.cl", options_with_shift(0));

@@ -1,6 +1,7 @@
 // The compile worker's protocol (spirv/contract/compile_protocol.h): every
-// field of a request and of a response survives encode and decode, and what
-// is not a whole message of this version is refused with a ProtocolError.
+// field of a request (of every kind) and of a response survives encode and
+// decode, and what is not a whole message of this version is refused with a
+// ProtocolError.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -29,19 +30,38 @@ Request full_request() {
   o.denorms_are_zero = true;
   o.max_storage_buffers = 7;
   request.headers = {{"util.h", "#define UTIL 1\n"}, {"inc/empty.h", ""}};
+  request.kind = RequestKind::CompileILToObject;
+  request.inputs = {std::string("\x03\x02\x23\x07", 4) + std::string(1, '\0'), "", "bitcode"};
+  request.spec_constants = {{1, 0xffffffffffffffffull}, {7, 0}};
   return request;
 }
 
 void expect_same(const Request& a, const Request& b) {
+  EXPECT_EQ(a.kind, b.kind);
   EXPECT_EQ(a.source, b.source);
   EXPECT_EQ(a.file_name, b.file_name);
   EXPECT_EQ(a.options, b.options);
   EXPECT_EQ(a.headers, b.headers);
+  EXPECT_EQ(a.inputs, b.inputs);
+  EXPECT_EQ(a.spec_constants, b.spec_constants);
 }
 
 TEST(WorkerProtocol, EveryRequestFieldRoundTrips) {
   const Request request = full_request();
   expect_same(decode_request(encode(request)), request);
+}
+
+// Each kind of request (compile, compile to an object, SPIR-V, link, ...)
+// comes back the kind it was, with the fields that kind reads.
+TEST(WorkerProtocol, EveryRequestKindRoundTrips) {
+  for (uint32_t k = 0; k <= static_cast<uint32_t>(kLastRequestKind); ++k) {
+    Request request = full_request();
+    request.kind = static_cast<RequestKind>(k);
+    const Request back = decode_request(encode(request));
+    EXPECT_EQ(back.kind, request.kind) << to_string(request.kind);
+    expect_same(back, request);
+  }
+  EXPECT_EQ(to_string(RequestKind::Link), "link");
 }
 
 TEST(WorkerProtocol, DefaultRequestRoundTrips) {
@@ -90,6 +110,10 @@ Response full_response() {
   k.ndrange = {{NDRangeField::GlobalOffset, 8}};
   k.args = {{0, "p", ArgKind::GlobalPointer, 0, 8, 0, 0, std::nullopt},
             {1, "", ArgKind::LocalPointer, 0, 0, 3, 4, std::nullopt}};
+  k.args[0].type_name = "float4*";
+  k.args[0].type_qualifiers = kArgTypeConst | kArgTypeVolatile;
+  k.attributes = "reqd_work_group_size(64,1,1) vec_type_hint(float4)";
+  response.bitcode = std::string("BC\xc0\xde", 4) + std::string(3, '\0') + "rest";
   return response;
 }
 
@@ -100,6 +124,38 @@ TEST(WorkerProtocol, EveryResponseFieldRoundTrips) {
   EXPECT_EQ(back.log, response.log);
   EXPECT_EQ(back.module.words, response.module.words);
   EXPECT_EQ(serialize(back.module.reflection), serialize(response.module.reflection));
+  EXPECT_EQ(back.module.reflection.kernels[0].args[0].type_name, "float4*");
+  EXPECT_EQ(back.module.reflection.kernels[0].attributes, response.module.reflection.kernels[0].attributes);
+  EXPECT_EQ(back.bitcode, response.bitcode);
+}
+
+// A compiled object or library comes back as bitcode alone, with no module.
+TEST(WorkerProtocol, AnObjectResponseRoundTrips) {
+  Response object;
+  object.ok = true;
+  object.bitcode = std::string("BC\xc0\xde", 4) + std::string(1000, '\x7f');
+  const Response back = decode_response(encode(object));
+  EXPECT_TRUE(back.ok);
+  EXPECT_EQ(back.bitcode, object.bitcode);
+  EXPECT_TRUE(back.module.words.empty());
+}
+
+TEST(WorkerProtocol, EveryRequestTruncationIsRefused) {
+  const std::string whole = encode(full_request());
+  for (size_t length = 0; length < whole.size(); ++length)
+    EXPECT_THROW(decode_request(std::string_view(whole).substr(0, length)), ProtocolError) << length;
+}
+
+TEST(WorkerProtocol, AnOutOfRangeRequestKindIsRefused) {
+  std::string message = encode(Request{});
+  const uint32_t bad = static_cast<uint32_t>(kLastRequestKind) + 1;
+  std::memcpy(message.data() + 8 + 4 + 8, &bad, sizeof bad);  // the body's first field
+  try {
+    decode_request(message);
+    ADD_FAILURE() << "accepted request kind " << bad;
+  } catch (const ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos) << e.what();
+  }
 }
 
 TEST(WorkerProtocol, AFailureRoundTrips) {
@@ -141,8 +197,8 @@ TEST(WorkerProtocol, TrailingBytesAreRefused) { expect_refused(encode(full_respo
 
 TEST(WorkerProtocol, AnOutOfRangeEnumerationIsRefused) {
   std::string message = encode(Request{});
-  // The body starts with two empty strings (source, file name), then cl_std.
-  const size_t cl_std_offset = 8 + 4 + 8 + 8 + 8;
+  // The body starts with the kind, two empty strings (source, file name), then cl_std.
+  const size_t cl_std_offset = 8 + 4 + 8 + 4 + 8 + 8;
   const uint32_t bad = 9;
   std::memcpy(message.data() + cl_std_offset, &bad, sizeof bad);
   try {

@@ -1,8 +1,10 @@
 // vkcl-compile-worker: the compiler in a process of its own, for a library
 // that must not compile in its caller's process (the OpenCL ICD, through
 // vkcl::compile_in_worker, api/vkcl/compile_worker.h). It reads one request
-// on standard input, compiles it with compile_opencl, writes one response on
-// standard output (spirv/contract/compile_protocol.h) and exits.
+// on standard input, runs the compiler entry point its kind names
+// (compile_opencl, compile_to_library, link_libraries, ...: compiler.h),
+// writes one response on standard output (spirv/contract/compile_protocol.h)
+// and exits.
 //
 // It lives here, beside clc, because it is the compiler's second front door:
 // it links the compiler and the contract and nothing of the runtime, as the
@@ -24,6 +26,7 @@
 #include <exception>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "compile_protocol.h"
 #include "compiler.h"
@@ -52,14 +55,47 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
+// The SPIR-V of a CompileIL* request, its one input's bytes as words.
+std::vector<uint32_t> spirv_words(const protocol::Request& request) {
+  if (request.inputs.size() != 1 || request.inputs[0].size() % sizeof(uint32_t) != 0)
+    throw vkcl::CompileError(request.file_name + ": error: the SPIR-V module is not a whole number of words\n");
+  std::vector<uint32_t> words(request.inputs[0].size() / sizeof(uint32_t));
+  std::memcpy(words.data(), request.inputs[0].data(), request.inputs[0].size());
+  return words;
+}
+
+// Runs the compiler entry point the request's kind names.
+void run(const protocol::Request& request, protocol::Response& response) {
+  auto module = [&](vkcl::CompileResult result) {
+    response.log = std::move(result.warnings);
+    response.module = std::move(result.module);
+  };
+  auto bitcode = [&](vkcl::LibraryResult result) {
+    response.log = std::move(result.warnings);
+    response.bitcode = std::move(result.bitcode);
+  };
+  const std::string& name = request.file_name;
+  switch (request.kind) {
+    case protocol::RequestKind::Compile:
+      return module(vkcl::compile_opencl(request.source, name, request.options, request.headers));
+    case protocol::RequestKind::CompileToObject:
+      return bitcode(vkcl::compile_to_library(request.source, name, request.options, request.headers));
+    case protocol::RequestKind::CompileIL:
+      return module(vkcl::compile_spirv(spirv_words(request), name, request.options, request.spec_constants));
+    case protocol::RequestKind::CompileILToObject:
+      return bitcode(vkcl::compile_spirv_to_library(spirv_words(request), name, request.spec_constants));
+    case protocol::RequestKind::Link:
+      return module(vkcl::link_libraries(request.inputs, name, request.options));
+    case protocol::RequestKind::LinkToLibrary:
+      return bitcode(vkcl::link_to_library(request.inputs, name));
+  }
+}
+
 protocol::Response compile(const protocol::Request& request) {
   protocol::Response response;
   try {
-    vkcl::CompileResult result =
-        vkcl::compile_opencl(request.source, request.file_name, request.options, request.headers);
+    run(request, response);
     response.ok = true;
-    response.log = std::move(result.warnings);
-    response.module = std::move(result.module);
   } catch (const vkcl::CompileError& error) {
     response.log = error.what();
   } catch (const std::exception& error) {
@@ -73,7 +109,8 @@ protocol::Response compile(const protocol::Request& request) {
 int main(int argc, char**) {
   if (argc > 1) {
     std::fputs("usage: vkcl-compile-worker < request > response\n"
-               "Reads one compile request on standard input and writes one response on standard output\n"
+               "Reads one request (compile, compile to an object, link, ...) on standard input and writes one\n"
+               "response on standard output\n"
                "(spirv/contract/compile_protocol.h), as vkcl::compile_in_worker does; it takes no arguments.\n",
                stderr);
     return 2;
