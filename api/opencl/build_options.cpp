@@ -49,16 +49,16 @@ bool is_frontend_option(std::string_view word) {
 
 }  // namespace
 
-BuildOptions parse_build_options(std::string_view options) {
+BuildOptions parse_build_options(std::string_view options, cl_int invalid) {
   BuildOptions b;
-  auto words = words_of(options, CL_INVALID_BUILD_OPTIONS);
+  auto words = words_of(options, invalid);
   std::optional<std::string_view> cl_std;
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     // -D and -I take their value joined or as the next word.
     auto value = [&](std::string_view flag) {
       if (w.size() > flag.size()) return w.substr(flag.size());
-      require(i + 1 < words.size(), CL_INVALID_BUILD_OPTIONS, "-D or -I without a value");
+      require(i + 1 < words.size(), invalid, "-D or -I without a value");
       return words[++i];
     };
     if (w.starts_with("-D")) {
@@ -76,7 +76,7 @@ BuildOptions parse_build_options(std::string_view options) {
       } else {
         // CL2.0 is not among CL_DEVICE_OPENCL_C_ALL_VERSIONS: vkcl lacks its
         // mandatory features (pipes, device enqueue, generic images).
-        throw ClError{CL_INVALID_BUILD_OPTIONS, "-cl-std=" + std::string(*cl_std) + " is not supported"};
+        throw ClError{invalid, "-cl-std=" + std::string(*cl_std) + " is not supported"};
       }
     } else if (w == "-cl-opt-disable") {
       b.compile.optimize = false;
@@ -91,7 +91,7 @@ BuildOptions parse_build_options(std::string_view options) {
       b.compile.frontend_options.push_back(w);
       if (w == "-cl-uniform-work-group-size") b.uniform_work_groups = true;
     } else {
-      throw ClError{CL_INVALID_BUILD_OPTIONS, "unknown build option '" + w + "'"};
+      throw ClError{invalid, "unknown build option '" + w + "'"};
     }
   }
   // OpenCL C 1.x has no non-uniform work-groups (clang's default is CL1.2).
@@ -99,12 +99,26 @@ BuildOptions parse_build_options(std::string_view options) {
   return b;
 }
 
+std::string build_options_text(const BuildOptions& options) {
+  std::string text;
+  auto add = [&](std::string_view option) { text += (text.empty() ? "" : " ") + std::string(option); };
+  // OpenCL C 1.2, the default, has only uniform work-groups; 3.0 needs
+  // -cl-uniform-work-group-size to.
+  if (!options.uniform_work_groups) add("-cl-std=CL3.0");
+  if (!options.compile.optimize) add("-cl-opt-disable");
+  if (options.compile.denorms_are_zero) add("-cl-denorms-are-zero");
+  if (options.kernel_arg_info) add("-cl-kernel-arg-info");
+  return text;
+}
+
 LinkOptions parse_link_options(std::string_view options) {
   LinkOptions l;
+  bool enable_link_options = false;
   for (const std::string& w : words_of(options, CL_INVALID_LINKER_OPTIONS)) {
     if (w == "-create-library") {
       l.create_library = true;
     } else if (w == "-enable-link-options") {
+      enable_link_options = true;
     } else if (w == "-cl-denorms-are-zero") {
       l.denorms_are_zero = true;
     } else if (w == "-cl-no-signed-zeros" || w == "-cl-unsafe-math-optimizations" || w == "-cl-finite-math-only" ||
@@ -114,6 +128,8 @@ LinkOptions parse_link_options(std::string_view options) {
       throw ClError{CL_INVALID_LINKER_OPTIONS, "unknown link option '" + w + "'"};
     }
   }
+  require(!enable_link_options || l.create_library, CL_INVALID_LINKER_OPTIONS,
+          "-enable-link-options is only for -create-library");
   return l;
 }
 

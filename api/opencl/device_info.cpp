@@ -93,7 +93,7 @@ std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
     case CL_DEVICE_AVAILABLE: return of<cl_bool>(d.available);
     // No programs yet: nothing compiles or links through the API (issue 17).
     case CL_DEVICE_COMPILER_AVAILABLE: return of<cl_bool>(CL_TRUE);
-    case CL_DEVICE_LINKER_AVAILABLE: return of<cl_bool>(CL_FALSE);
+    case CL_DEVICE_LINKER_AVAILABLE: return of<cl_bool>(CL_TRUE);  // clCompileProgram, clLinkProgram
     // A string is required; vkcl has not run the conformance suite.
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return text("v0000-01-01-00");
     case CL_DEVICE_EXTENSIONS: return text(d.extension_names);

@@ -77,6 +77,8 @@ constexpr cl_icd_dispatch make_dispatch() {
   d.clBuildProgram = build_program;
   d.clGetProgramInfo = get_program_info;
   d.clGetProgramBuildInfo = get_program_build_info;
+  d.clCompileProgram = compile_program;
+  d.clLinkProgram = link_program;
   d.clCreateKernel = create_kernel;
   d.clCreateKernelsInProgram = create_kernels_in_program;
   d.clCloneKernel = clone_kernel;

@@ -151,6 +151,22 @@ cl_int CL_API_CALL get_program_info(cl_program program, cl_program_info param_na
 cl_int CL_API_CALL get_program_build_info(cl_program program, cl_device_id device, cl_program_build_info param_name,
                                           size_t param_value_size, void* param_value, size_t* param_value_size_ret);
 
+// program_link.cpp
+cl_int CL_API_CALL compile_program(cl_program program, cl_uint num_devices, const cl_device_id* device_list,
+                                   const char* options, cl_uint num_input_headers, const cl_program* input_headers,
+                                   const char** header_include_names,
+                                   void(CL_CALLBACK* pfn_notify)(cl_program, void*), void* user_data);
+cl_program CL_API_CALL link_program(cl_context context, cl_uint num_devices, const cl_device_id* device_list,
+                                    const char* options, cl_uint num_input_programs,
+                                    const cl_program* input_programs,
+                                    void(CL_CALLBACK* pfn_notify)(cl_program, void*), void* user_data,
+                                    cl_int* errcode_ret);
+
+// program_il.cpp
+cl_program CL_API_CALL create_program_with_il(cl_context context, const void* il, size_t length, cl_int* errcode_ret);
+cl_int CL_API_CALL set_program_specialization_constant(cl_program program, cl_uint spec_id, size_t spec_size,
+                                                       const void* spec_value);
+
 // kernel.cpp
 cl_kernel CL_API_CALL create_kernel(cl_program program, const char* kernel_name, cl_int* errcode_ret);
 cl_int CL_API_CALL create_kernels_in_program(cl_program program, cl_uint num_kernels, cl_kernel* kernels,
@@ -206,12 +222,12 @@ cl_int CL_API_CALL get_sampler_info(cl_sampler, cl_sampler_info, size_t, void*, 
 void* CL_API_CALL svm_alloc(cl_context, cl_svm_mem_flags, size_t, cl_uint);
 void CL_API_CALL svm_free(cl_context, void*);
 cl_int CL_API_CALL set_kernel_exec_info(cl_kernel, cl_kernel_exec_info, size_t, const void*);
-cl_int CL_API_CALL set_program_specialization_constant(cl_program, cl_uint, size_t, const void*);
 cl_int CL_API_CALL set_program_release_callback(cl_program, void(CL_CALLBACK*)(cl_program, void*), void*);
 cl_program CL_API_CALL create_program_with_built_in_kernels(cl_context, cl_uint, const cl_device_id*, const char*,
                                                             cl_int*);
 
-// dispatch.cpp: the extension functions by name (clIcdGetPlatformIDsKHR); null for any other.
+// dispatch.cpp: the extension functions by name (clIcdGetPlatformIDsKHR,
+// clCreateProgramWithILKHR); null for any other.
 void* extension_function(const char* name);
 
 }  // namespace vkcl::opencl

@@ -72,12 +72,12 @@ std::vector<KernelArgValue> Kernel::args() const {
   return args_;
 }
 
-BuildOptions Kernel::build_options(const ContextDevice& device) const { return program_->build_of(device).parsed; }
+BuildOptions Kernel::build_options(const ContextDevice& device) const { return program_->options_of(device); }
 
 std::optional<vkcl::Kernel> Kernel::runtime_kernel(const ContextDevice& device) const {
-  const ProgramBuild build = program_->build_of(device);
-  if (!build.runtime) return std::nullopt;
-  vkcl::Kernel k = build.runtime->kernel(reflection_.name);
+  const std::shared_ptr<vkcl::Program> runtime = program_->runtime_of(device);
+  if (!runtime) return std::nullopt;
+  vkcl::Kernel k = runtime->kernel(reflection_.name);
   auto values = args();
   auto& d = const_cast<ContextDevice&>(device);
   for (uint32_t i = 0; i < values.size(); ++i) {

@@ -42,7 +42,7 @@ cl_int enqueue_kernel(Queue& q, Kernel& k, cl_uint work_dim, const size_t* globa
   require(&k.context() == &q.context(), CL_INVALID_CONTEXT, "the kernel and the queue have different contexts");
   ContextDevice& d = q.device();
   require(std::find(k.program().devices().begin(), k.program().devices().end(), &d) != k.program().devices().end() &&
-              k.program().build_of(d).runtime,
+              k.program().runtime_of(d),
           CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built for the queue's device");
   require(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION, "work_dim is not 1, 2 or 3");
   auto waits = q.wait_list(num_events, wait_list);

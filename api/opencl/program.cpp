@@ -1,97 +1,93 @@
-// Programs: creation from source and binaries, building, the binary format,
-// and the program info queries.
+// Programs: creation from source and binaries, building, loading
+// executables, binaries, and the program info queries (compile and link:
+// program_link.cpp; SPIR-V: program_il.cpp).
 #include "program.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "entry_points.h"
 #include "errors.h"
 #include "info.h"
+#include "vkcl/compile_worker.h"
 #include "vkcl/source_program.h"
 
 namespace vkcl::opencl {
-namespace {
 
-// What build logs call the program's source: its diagnostics read
-// "program.cl:3:5: error: ...".
-constexpr std::string_view kSourceName = "program.cl";
-
-// Compiles in a child process, a vkcl-compile-worker per compile
-// (vkcl/compile_worker.h): the compiler's process-wide state (its crash
-// handlers, its exit() and std::cerr interposition) stays out of the
-// application, builds on any number of threads run at once, and a crash in
-// clang, LLVM or the translator is a failed build whose log says so.
-// `warnings`, when given, gets the compiler's warnings.
-VulkanModule compile(const ModuleFeatures& features, std::string_view source, const CompileOptions& options,
-                     std::string* warnings = nullptr) {
-  BuildSettings settings;
-  settings.compile_in = CompileIn::ChildProcess;
-  settings.warnings = warnings;
-  return compile_module_for(features, source, kSourceName, options, settings);
-}
-
-constexpr char kMagic[8] = {'v', 'k', 'c', 'l', 'P', 'R', 'G', '1'};
-
-void put_field(std::vector<unsigned char>& out, const void* data, size_t size) {
-  const uint64_t n = size;
-  const auto* p = reinterpret_cast<const unsigned char*>(&n);
-  out.insert(out.end(), p, p + sizeof n);
-  out.insert(out.end(), static_cast<const unsigned char*>(data), static_cast<const unsigned char*>(data) + size);
-}
-
-}  // namespace
-
-std::vector<unsigned char> encode_binary(std::string_view source, std::string_view options, const VulkanModule& module) {
-  std::vector<unsigned char> out(kMagic, kMagic + sizeof kMagic);
-  put_field(out, source.data(), source.size());
-  put_field(out, options.data(), options.size());
-  put_field(out, module.words.data(), module.words.size() * sizeof(uint32_t));
-  const std::string reflection = serialize(module.reflection);
-  put_field(out, reflection.data(), reflection.size());
-  return out;
-}
-
-std::optional<DecodedBinary> decode_binary(std::span<const unsigned char> bytes) {
-  if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;
-  bytes = bytes.subspan(sizeof kMagic);
-  auto field = [&]() -> std::optional<std::span<const unsigned char>> {
-    uint64_t n;
-    if (bytes.size() < sizeof n) return std::nullopt;
-    std::memcpy(&n, bytes.data(), sizeof n);
-    bytes = bytes.subspan(sizeof n);
-    if (n > bytes.size()) return std::nullopt;
-    auto f = bytes.first(n);
-    bytes = bytes.subspan(n);
-    return f;
-  };
-  auto source = field(), options = field(), words = field(), reflection = field();
-  if (!reflection || !bytes.empty() || words->size() % 4 != 0 || words->empty()) return std::nullopt;
-  DecodedBinary d;
-  d.source.assign(source->begin(), source->end());
-  d.options.assign(options->begin(), options->end());
-  d.module.words.resize(words->size() / 4);
-  std::memcpy(d.module.words.data(), words->data(), words->size());
-  try {
-    d.module.reflection = parse_reflection(std::string_view(reinterpret_cast<const char*>(reflection->data()), reflection->size()));
-  } catch (const std::exception&) {
-    return std::nullopt;
+VulkanModule compile_input(const ModuleFeatures& features, const ProgramInput& input, const CompileOptions& options,
+                           std::string* warnings) {
+  // In a child process, a vkcl-compile-worker per compile
+  // (vkcl/compile_worker.h): the compiler's process-wide state (its crash
+  // handlers, its exit() and std::cerr interposition) stays out of the
+  // application, builds on any number of threads run at once, and a crash
+  // in clang, LLVM or the translator is a failed build whose log says so.
+  const CompileOptions chosen = compile_options_for(features, options);
+  WorkerCompileResult result;
+  switch (input.kind) {
+    case ProgramInput::Kind::Source: {
+      BuildSettings settings;
+      settings.compile_in = CompileIn::ChildProcess;
+      settings.warnings = warnings;
+      // Through VKCL_MODULE_CACHE, where it is set.
+      return compile_module_for(features, input.source, kSourceName, chosen, settings);
+    }
+    case ProgramInput::Kind::IL:
+      result = compile_il_in_worker(input.il, kILName, chosen, input.spec_constants);
+      break;
+    case ProgramInput::Kind::Objects:
+      result = link_in_worker(input.objects, kSourceName, chosen);
+      break;
   }
-  return d;
+  if (warnings) *warnings += result.warnings;
+  return std::move(result.module);
 }
 
-Program::Program(Ref<Context> context, std::string source) : context_(std::move(context)), source_(std::move(source)) {
+std::shared_ptr<vkcl::Program> load_executable(ContextDevice& device, const VulkanModule& module,
+                                               const CompileOptions& options, const ProgramInput& input) {
+  const ModuleFeatures features = device.runtime.features();
+  auto recompile = [features, input](const CompileOptions& o) { return compile_input(features, input, o); };
+  std::lock_guard lock(device.lock);
+  return std::make_shared<vkcl::Program>(load_program(device.runtime, module, options, recompile));
+}
+
+Program::Program(Ref<Context> context, std::string source)
+    : context_(std::move(context)), origin_(Origin::Source), source_(std::move(source)) {
+  for (size_t i = 0; i < context_->device_count(); ++i) devices_.push_back(&context_->device(i));
+  builds_.resize(devices_.size());
+}
+
+Program::Program(Ref<Context> context, std::vector<uint32_t> il)
+    : context_(std::move(context)), origin_(Origin::IL), il_(std::move(il)) {
   for (size_t i = 0; i < context_->device_count(); ++i) devices_.push_back(&context_->device(i));
   builds_.resize(devices_.size());
 }
 
 Program::Program(Ref<Context> context, std::vector<ContextDevice*> devices,
                  std::vector<std::vector<unsigned char>> binaries)
-    : context_(std::move(context)), from_binary_(true), devices_(std::move(devices)), binaries_(std::move(binaries)) {
+    : context_(std::move(context)), origin_(Origin::Binary), devices_(std::move(devices)),
+      binaries_(std::move(binaries)) {
   builds_.resize(devices_.size());
   for (size_t i = 0; i < devices_.size(); ++i) {
-    // The binary type is known before the build: an executable.
-    if (decode_binary(binaries_[i])) builds_[i].binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    // The binary type is known before the build; a compiled object or a
+    // library is ready for clLinkProgram as it is.
+    std::optional<ProgramBinary> decoded = decode_binary(binaries_[i]);
+    if (!decoded) continue;
+    ProgramBuild& b = builds_[i];
+    b.binary_type = decoded->type;
+    if (decoded->type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) continue;
+    b.options = decoded->options;
+    try {
+      b.parsed = parse_build_options(decoded->options);
+    } catch (const ClError&) {
+      // Options this build does not know: the defaults then.
+    }
+    b.object = std::move(decoded->object);
   }
+}
+
+Program::Program(Ref<Context> context, std::vector<ContextDevice*> devices)
+    : context_(std::move(context)), origin_(Origin::Link), devices_(std::move(devices)) {
+  builds_.resize(devices_.size());
 }
 
 size_t Program::slot(const ContextDevice& device) const {
@@ -100,29 +96,61 @@ size_t Program::slot(const ContextDevice& device) const {
   throw ClError{CL_INVALID_DEVICE, "not a device of the program"};
 }
 
+bool Program::has_device(const ContextDevice& device) const {
+  return std::find(devices_.begin(), devices_.end(), &device) != devices_.end();
+}
+
+Program::Building::Building(Program& program) : program_(program) {
+  std::lock_guard lock(program_.mutex_);
+  require(!program_.building_, CL_INVALID_OPERATION, "a build of the program is in progress");
+  require(program_.kernel_count.load() == 0, CL_INVALID_OPERATION, "kernels of the program exist");
+  program_.building_ = true;
+}
+
+Program::Building::~Building() {
+  std::lock_guard lock(program_.mutex_);
+  program_.building_ = false;
+}
+
 void Program::build_one(ContextDevice& device, const BuildOptions& parsed, ProgramBuild& build) {
-  std::string source = source_;
-  CompileOptions options;
+  ProgramInput input;
+  CompileOptions options = parsed.compile;
   std::optional<VulkanModule> module;
-  if (from_binary_) {
-    auto decoded = decode_binary(binaries_[slot(device)]);
-    if (!decoded) throw ClError{CL_INVALID_BINARY, "not a vkcl program binary"};
-    source = std::move(decoded->source);
-    // The binary's own options decide what it was compiled with.
-    options = parse_build_options(decoded->options).compile;
-    build.options = decoded->options;
-    module = std::move(decoded->module);
-  } else {
-    options = parsed.compile;
+  switch (origin_) {
+    case Origin::Source:
+      input.source = source_;
+      break;
+    case Origin::IL:
+      input.kind = ProgramInput::Kind::IL;
+      input.il = il_;
+      input.spec_constants = spec_constants();
+      break;
+    case Origin::Binary: {
+      std::optional<ProgramBinary> decoded = decode_binary(binaries_[slot(device)]);
+      if (!decoded) throw ClError{CL_INVALID_BINARY, "not a vkcl program binary"};
+      // The binary's own options decide what it was compiled with.
+      build.options = decoded->options;
+      build.parsed = parse_build_options(decoded->options);
+      options = build.parsed.compile;
+      if (decoded->type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+        input = std::move(decoded->input);
+        module = std::move(decoded->module);
+      } else {
+        // A compiled object or library alone, linked into an executable.
+        input.kind = ProgramInput::Kind::Objects;
+        input.objects = {std::move(decoded->object)};
+      }
+      break;
+    }
+    case Origin::Link:
+      throw ClError{CL_INVALID_OPERATION, "a program clLinkProgram made cannot be built"};
   }
   const ModuleFeatures features = device.runtime.features();
   options = compile_options_for(device.runtime, std::move(options));
   std::string warnings;
   try {
-    if (!module) module = compile(features, source, options, &warnings);
-    auto recompile = [features, source](const CompileOptions& o) { return compile(features, source, o); };
-    std::lock_guard lock(device.lock);
-    build.runtime = std::make_shared<vkcl::Program>(load_program(device.runtime, *module, options, recompile));
+    if (!module) module = compile_input(features, input, options, &warnings);
+    build.runtime = load_executable(device, *module, options, input);
   } catch (const CompileError& e) {
     build.log = e.what();
     build.status = CL_BUILD_ERROR;
@@ -132,10 +160,11 @@ void Program::build_one(ContextDevice& device, const BuildOptions& parsed, Progr
     // binary is then not one for this device.
     build.log = std::string("vkcl: ") + e.what();
     build.status = CL_BUILD_ERROR;
-    if (from_binary_) throw ClError{CL_INVALID_BINARY, e.what()};
+    if (origin_ == Origin::Binary) throw ClError{CL_INVALID_BINARY, e.what()};
     return;
   }
   build.module = std::move(module);
+  build.input = std::move(input);
   build.parsed.compile = options;
   build.log = std::move(warnings);  // CL_PROGRAM_BUILD_LOG of a build that succeeded
   build.status = CL_BUILD_SUCCESS;
@@ -143,51 +172,32 @@ void Program::build_one(ContextDevice& device, const BuildOptions& parsed, Progr
 }
 
 cl_int Program::build(std::vector<ContextDevice*> devices, std::string_view options) {
-  {
-    std::lock_guard lock(mutex_);
-    require(!building_, CL_INVALID_OPERATION, "a build of the program is in progress");
-    require(kernel_count.load() == 0, CL_INVALID_OPERATION, "kernels of the program exist");
-    building_ = true;
-  }
-  struct Done {
-    Program* p;
-    ~Done() {
-      std::lock_guard lock(p->mutex_);
-      p->building_ = false;
-    }
-  } done{this};
+  require(origin_ != Origin::Link, CL_INVALID_OPERATION, "a program clLinkProgram made cannot be built");
+  Building building(*this);
   if (devices.empty()) devices = devices_;
   for (ContextDevice* d : devices) slot(*d);
   const BuildOptions parsed = parse_build_options(options);
-  bool failed = false;
-  for (ContextDevice* d : devices) {
-    ProgramBuild build;
+  const bool ok = for_each_device(devices, [&](ContextDevice& d, ProgramBuild& build) {
     build.options = std::string(options);
     build.parsed = parsed;
-    build.status = CL_BUILD_IN_PROGRESS;
-    {
-      std::lock_guard lock(mutex_);
-      builds_[slot(*d)].status = CL_BUILD_IN_PROGRESS;
-    }
-    try {
-      build_one(*d, parsed, build);
-    } catch (...) {
-      std::lock_guard lock(mutex_);
-      builds_[slot(*d)].status = CL_BUILD_ERROR;
-      throw;
-    }
-    build.parsed.kernel_arg_info = parsed.kernel_arg_info;
-    build.parsed.uniform_work_groups = parsed.uniform_work_groups;
-    failed |= build.status != CL_BUILD_SUCCESS;
-    std::lock_guard lock(mutex_);
-    builds_[slot(*d)] = std::move(build);
-  }
-  return failed ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+    build_one(d, parsed, build);
+  });
+  return ok ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
 }
 
 ProgramBuild Program::build_of(const ContextDevice& device) const {
   std::lock_guard lock(mutex_);
   return builds_[slot(device)];
+}
+
+std::shared_ptr<vkcl::Program> Program::runtime_of(const ContextDevice& device) const {
+  std::lock_guard lock(mutex_);
+  return builds_[slot(device)].runtime;
+}
+
+BuildOptions Program::options_of(const ContextDevice& device) const {
+  std::lock_guard lock(mutex_);
+  return builds_[slot(device)].parsed;
 }
 
 const ProgramBuild* Program::any_executable() const {
@@ -200,9 +210,22 @@ const ProgramBuild* Program::any_executable() const {
 std::vector<unsigned char> Program::binary(const ContextDevice& device) const {
   std::lock_guard lock(mutex_);
   const ProgramBuild& b = builds_[slot(device)];
-  if (from_binary_ && !b.module) return binaries_[slot(device)];
-  if (!b.module) return {};
-  return encode_binary(source_, b.options, *b.module);
+  ProgramBinary binary;
+  // A binary's options are build options that give what it was compiled
+  // with again; a link's were the linker's, so it gets their equivalent.
+  binary.options = origin_ == Origin::Link ? build_options_text(b.parsed) : b.options;
+  if (b.module) {
+    binary.input = b.input;
+    binary.module = *b.module;
+  } else if (!b.object.empty()) {
+    binary.type = b.binary_type;
+    binary.object = b.object;
+  } else if (origin_ == Origin::Binary) {
+    return binaries_[slot(device)];
+  } else {
+    return {};
+  }
+  return encode_binary(binary);
 }
 
 // Entry points.
@@ -298,7 +321,14 @@ cl_int CL_API_CALL get_program_info(cl_program program, cl_program_info param_na
         break;
       }
       case CL_PROGRAM_SOURCE: value = text(p.from_binary() ? "" : p.source()); break;
-      case CL_PROGRAM_IL: value = InfoValue{}; break;
+      case CL_PROGRAM_IL: {
+        // A program from SPIR-V answers with it; any other with nothing (size 0).
+        InfoValue il;
+        il.bytes.resize(p.il().size() * sizeof(uint32_t));
+        if (!il.bytes.empty()) std::memcpy(il.bytes.data(), p.il().data(), il.bytes.size());
+        value = std::move(il);
+        break;
+      }
       case CL_PROGRAM_BINARY_SIZES: {
         std::vector<size_t> sizes;
         for (ContextDevice* d : p.devices()) sizes.push_back(p.binary(*d).size());

@@ -1,6 +1,5 @@
 // The entry points of what no vkcl device supports (CL_DEVICE_IMAGE_SUPPORT,
-// pipes, SVM, built-in and native kernels, IL specialization constants,
-// device-side queues), with the answers the specification gives for such a
+// pipes, SVM, built-in and native kernels, device-side queues), with the answers the specification gives for such a
 // device: CL_INVALID_OPERATION where it says "if no device supports ...",
 // and the invalid-object code where the call names an object that cannot
 // exist (no cl_mem is an image or a pipe, no sampler exists). The rest of
@@ -105,13 +104,6 @@ cl_int CL_API_CALL set_kernel_exec_info(cl_kernel kernel, cl_kernel_exec_info pa
     if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS || param_name == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)
       return CL_INVALID_OPERATION;  // no device supports SVM
     return CL_INVALID_VALUE;
-  });
-}
-
-cl_int CL_API_CALL set_program_specialization_constant(cl_program program, cl_uint, size_t, const void*) {
-  return guard([&] {
-    get<Program>(program, CL_INVALID_PROGRAM);
-    return CL_INVALID_OPERATION;  // no device supports IL programs (CL_DEVICE_IL_VERSION is "")
   });
 }
 
