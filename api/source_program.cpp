@@ -193,7 +193,7 @@ CompileOptions compile_options_for(const ModuleFeatures& device_features, Compil
 std::string module_cache_key(std::string_view source, std::string_view file_name, const CompileOptions& options,
                              std::span<const InputHeader> headers) {
   Fnv1a hash;
-  hash.add("vkcl-module-key 3").add(detail::kCompilerSourceHash).add(source).add(file_name);
+  hash.add("vkcl-module-key 4").add(detail::kCompilerSourceHash).add(source).add(file_name);
   hash.add(static_cast<int>(options.cl_std));
   hash.add(options.optimize).add(static_cast<int>(options.memory_model)).add(options.vulkan_device_scope);
   hash.add(options.lower).add(options.max_storage_buffers.value_or(0));

@@ -25,10 +25,15 @@ const KernelReflection& find_kernel(const Program& program, std::string_view nam
 Kernel::Kernel(Ref<Program> program, std::string_view name)
     : program_(std::move(program)), reflection_(find_kernel(*program_, name)) {
   args_.resize(reflection_.args.size());
+  const Program::Origin origin = program_->origin();
+  from_source_ = origin == Program::Origin::Source || origin == Program::Origin::Link;
+  arg_info_available_ = from_source_ && program_->any_executable()->parsed.kernel_arg_info;
   ++program_->kernel_count;
 }
 
-Kernel::Kernel(const Kernel& other) : Object(), program_(other.program_), reflection_(other.reflection_) {
+Kernel::Kernel(const Kernel& other)
+    : Object(), program_(other.program_), reflection_(other.reflection_), from_source_(other.from_source_),
+      arg_info_available_(other.arg_info_available_) {
   args_ = other.args();
   ++program_->kernel_count;
 }
@@ -158,7 +163,8 @@ cl_int CL_API_CALL get_kernel_info(cl_kernel kernel, cl_kernel_info param_name, 
       case CL_KERNEL_REFERENCE_COUNT: value = of<cl_uint>(k.api_reference_count()); break;
       case CL_KERNEL_CONTEXT: value = of<cl_context>(&k.context().handle); break;
       case CL_KERNEL_PROGRAM: value = of<cl_program>(&k.program().handle); break;
-      case CL_KERNEL_ATTRIBUTES: value = text(""); break;
+      // As the source wrote them; empty for a kernel from SPIR-V or a binary, as the specification says.
+      case CL_KERNEL_ATTRIBUTES: value = text(k.from_source() ? k.reflection().attributes : ""); break;
     }
     return copy_out(value, param_value_size, param_value, param_value_size_ret);
   });
@@ -169,7 +175,8 @@ cl_int CL_API_CALL get_kernel_arg_info(cl_kernel kernel, cl_uint arg_index, cl_k
   return guard([&] {
     const Kernel& k = get<Kernel>(kernel, CL_INVALID_KERNEL);
     require(arg_index < k.reflection().args.size(), CL_INVALID_ARG_INDEX, "no argument of that index");
-    require(!k.program().from_binary(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "a program from a binary");
+    require(k.arg_info_available(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+            "the program was not built from source with -cl-kernel-arg-info");
     const KernelArg& a = k.reflection().args[arg_index];
     std::optional<InfoValue> value;
     switch (param_name) {
@@ -181,15 +188,31 @@ cl_int CL_API_CALL get_kernel_arg_info(cl_kernel kernel, cl_uint arg_index, cl_k
         value = of(q);
         break;
       }
-      case CL_KERNEL_ARG_ACCESS_QUALIFIER: value = of<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE); break;
+      case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
+        cl_kernel_arg_access_qualifier q = CL_KERNEL_ARG_ACCESS_NONE;
+        if (a.access == ArgAccess::ReadOnly) q = CL_KERNEL_ARG_ACCESS_READ_ONLY;
+        if (a.access == ArgAccess::WriteOnly) q = CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+        if (a.access == ArgAccess::ReadWrite) q = CL_KERNEL_ARG_ACCESS_READ_WRITE;
+        value = of(q);
+        break;
+      }
       case CL_KERNEL_ARG_NAME:
         require(!a.name.empty(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the argument's name is not known");
         value = text(a.name);
         break;
-      // The reflection does not record argument types yet.
       case CL_KERNEL_ARG_TYPE_NAME:
-      case CL_KERNEL_ARG_TYPE_QUALIFIER:
-        throw ClError{CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "argument types are not recorded"};
+        require(!a.type_name.empty(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the argument's type is not known");
+        value = text(a.type_name);
+        break;
+      case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+        cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
+        if (a.type_qualifiers & kArgTypeConst) q |= CL_KERNEL_ARG_TYPE_CONST;
+        if (a.type_qualifiers & kArgTypeRestrict) q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+        if (a.type_qualifiers & kArgTypeVolatile) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+        if (a.type_qualifiers & kArgTypePipe) q |= CL_KERNEL_ARG_TYPE_PIPE;
+        value = of(q);
+        break;
+      }
     }
     return copy_out(value, param_value_size, param_value, param_value_size_ret);
   });

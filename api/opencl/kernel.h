@@ -46,12 +46,20 @@ class Kernel final : public Object {
   std::optional<vkcl::Kernel> runtime_kernel(const ContextDevice& device) const;
   // The program's build options for `device` (-cl-uniform-work-group-size, ...).
   BuildOptions build_options(const ContextDevice& device) const;
+  // clGetKernelArgInfo may answer: the program was built from OpenCL C
+  // source (or linked from it) with -cl-kernel-arg-info, as the
+  // specification asks; and CL_KERNEL_ATTRIBUTES is not empty only for a
+  // kernel from OpenCL C source.
+  bool arg_info_available() const { return arg_info_available_; }
+  bool from_source() const { return from_source_; }
 
  private:
   ~Kernel() override;
 
   Ref<Program> program_;
   KernelReflection reflection_;
+  bool from_source_ = false;
+  bool arg_info_available_ = false;
   mutable std::mutex mutex_;
   std::vector<KernelArgValue> args_;
 };

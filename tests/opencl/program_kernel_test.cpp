@@ -274,6 +274,27 @@ TEST_F(ClTest, KernelArgInfoAndWorkGroupInfo) {
   EXPECT_EQ(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_NAME, sizeof name, name, nullptr), CL_SUCCESS);
   EXPECT_EQ(std::string(name), "scale");
   EXPECT_EQ(clGetKernelArgInfo(k, 9, CL_KERNEL_ARG_NAME, sizeof name, name, nullptr), CL_INVALID_ARG_INDEX);
+  // Types as OpenCL C spells them, and their qualifiers.
+  const char* types[] = {"int*", "int*", "int*", "int", "pair", "float4", "int*", "int*"};
+  for (cl_uint i = 0; i < 8; ++i) {
+    char type[32] = {};
+    EXPECT_EQ(clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, nullptr), CL_SUCCESS);
+    EXPECT_EQ(std::string(type), types[i]) << i;
+    cl_kernel_arg_access_qualifier access = 0;
+    EXPECT_EQ(clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof access, &access, nullptr), CL_SUCCESS);
+    EXPECT_EQ(access, cl_kernel_arg_access_qualifier(CL_KERNEL_ARG_ACCESS_NONE));
+  }
+  cl_kernel_arg_type_qualifier tq = 1234;
+  EXPECT_EQ(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, nullptr), CL_SUCCESS);
+  EXPECT_EQ(tq, cl_kernel_arg_type_qualifier(CL_KERNEL_ARG_TYPE_NONE));
+  EXPECT_EQ(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, nullptr), CL_SUCCESS);
+  EXPECT_EQ(tq, cl_kernel_arg_type_qualifier(CL_KERNEL_ARG_TYPE_CONST));
+  EXPECT_EQ(clGetKernelArgInfo(k, 6, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, nullptr), CL_SUCCESS);
+  EXPECT_EQ(tq, cl_kernel_arg_type_qualifier(CL_KERNEL_ARG_TYPE_CONST));  // a __constant pointer
+  size_t type_size = 0;
+  EXPECT_EQ(clGetKernelArgInfo(k, 4, CL_KERNEL_ARG_TYPE_NAME, 0, nullptr, &type_size), CL_SUCCESS);
+  EXPECT_EQ(type_size, 5u);
+  EXPECT_EQ(clGetKernelArgInfo(k, 0, 0x7777, sizeof tq, &tq, nullptr), CL_INVALID_VALUE);
   size_t multiple = 0;
   EXPECT_EQ(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
                                      &multiple, nullptr),
@@ -288,6 +309,73 @@ TEST_F(ClTest, KernelArgInfoAndWorkGroupInfo) {
   EXPECT_EQ(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_GLOBAL_WORK_SIZE, sizeof multiple, &multiple, nullptr),
             CL_INVALID_VALUE);
   clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+// Without -cl-kernel-arg-info there is no argument information, as the
+// specification allows; kernels from a binary have none either.
+TEST_F(ClTest, KernelArgInfoNeedsTheOption) {
+  cl_program p = program(kSource);
+  cl_kernel k = kernel(p, "args");
+  char text[16] = {};
+  cl_kernel_arg_address_qualifier q = 0;
+  EXPECT_EQ(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_NAME, sizeof text, text, nullptr), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  EXPECT_EQ(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_TYPE_NAME, sizeof text, text, nullptr),
+            CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  EXPECT_EQ(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, nullptr),
+            CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  EXPECT_EQ(clGetKernelArgInfo(k, 9, CL_KERNEL_ARG_NAME, sizeof text, text, nullptr), CL_INVALID_ARG_INDEX);
+  clReleaseKernel(k);
+  cl_program with_info = program(kSource, "-cl-kernel-arg-info");
+  size_t size = 0;
+  ASSERT_EQ(clGetProgramInfo(with_info, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), CL_SUCCESS);
+  std::vector<unsigned char> binary(size);
+  unsigned char* out[] = {binary.data()};
+  ASSERT_EQ(clGetProgramInfo(with_info, CL_PROGRAM_BINARIES, sizeof out, out, nullptr), CL_SUCCESS);
+  const unsigned char* in[] = {binary.data()};
+  cl_int status = 1, error = 1;
+  cl_program again = clCreateProgramWithBinary(context, 1, &device, &size, in, &status, &error);
+  ASSERT_EQ(clBuildProgram(again, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  k = kernel(again, "args");
+  EXPECT_EQ(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_NAME, sizeof text, text, nullptr), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  clReleaseKernel(k);
+  clReleaseProgram(again);
+  clReleaseProgram(with_info);
+  clReleaseProgram(p);
+}
+
+// CL_KERNEL_ATTRIBUTES: the attributes the source gave, in OpenCL C's
+// spelling; empty for a kernel without any, and for one from a binary.
+TEST_F(ClTest, KernelAttributes) {
+  cl_program p = program(
+      "__attribute__((reqd_work_group_size(4, 2, 1))) __attribute__((vec_type_hint(float4)))\n"
+      "__attribute__((work_group_size_hint(8, 1, 1))) kernel void hinted(global int* x) { x[0] = 1; }\n"
+      "kernel void plain(global int* x) { x[0] = 1; }\n");
+  auto attributes = [&](cl_kernel k) {
+    size_t size = 0;
+    EXPECT_EQ(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, 0, nullptr, &size), CL_SUCCESS);
+    std::string text(size, '\0');
+    EXPECT_EQ(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, size, text.data(), nullptr), CL_SUCCESS);
+    return std::string(text.c_str());
+  };
+  cl_kernel hinted = kernel(p, "hinted"), plain = kernel(p, "plain");
+  EXPECT_EQ(attributes(hinted), "reqd_work_group_size(4,2,1) work_group_size_hint(8,1,1) vec_type_hint(float4)");
+  EXPECT_EQ(attributes(plain), "");
+  clReleaseKernel(hinted);
+  clReleaseKernel(plain);
+  size_t size = 0;
+  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), CL_SUCCESS);
+  std::vector<unsigned char> binary(size);
+  unsigned char* out[] = {binary.data()};
+  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof out, out, nullptr), CL_SUCCESS);
+  const unsigned char* in[] = {binary.data()};
+  cl_int status = 1, error = 1;
+  cl_program again = clCreateProgramWithBinary(context, 1, &device, &size, in, &status, &error);
+  ASSERT_EQ(clBuildProgram(again, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  hinted = kernel(again, "hinted");
+  EXPECT_EQ(attributes(hinted), "");
+  clReleaseKernel(hinted);
+  clReleaseProgram(again);
   clReleaseProgram(p);
 }
 
