@@ -29,6 +29,12 @@ ldd "$worker" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
   xz -9 -T2 -c "$lib" > "$root/.gpu-llvm/$(basename "$lib").xz"
 done
 
+# clang's OpenCL headers, which the worker reads from the resource directory
+# it was built with (VKCL_CLANG_RESOURCE_DIR); tools/gpu-opencl.sh unpack
+# puts them there.
+mkdir -p "$root/.gpu-icd/clang-include"
+cp /usr/lib/llvm-15/lib/clang/15.0.6/include/opencl-c-base.h /usr/lib/llvm-15/lib/clang/15.0.6/include/opencl-c.h \
+   "$root/.gpu-icd/clang-include/"
 strip -o "$root/.gpu-icd/lib/libvkcl-opencl.so" "$build/api/opencl/libvkcl-opencl.so"
 strip -o "$root/.gpu-icd/lib/vkcl-compile-worker" "$worker"
 cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 /usr/lib/x86_64-linux-gnu/libclblast.so.1 "$root/.gpu-icd/lib/"

@@ -51,10 +51,13 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
   // host/preserve_denormals.h says), and on llvmpipe (lavapipe), which does
   // not say so but whose generated CPU code never sets the x86
   // flush-to-zero modes in compute, so subnormals survive (Mesa 22.3.6;
-  // tests/opencl's FloatingPointConfigHolds checks it on every run). OpenCL
-  // requires CL_FP_DENORM of any device with doubles, so without it there
-  // is no cl_khr_fp64.
-  double_subnormals = f.denorm_preserve_float64 || info.driver_name == "llvmpipe";
+  // tests/opencl's FloatingPointConfigHolds checks it on every run), and on
+  // NVIDIA's GPUs, whose FP64 units have no flush-to-zero mode (PTX's .ftz
+  // exists for .f32 only) although the driver does not offer
+  // shaderDenormPreserveFloat64. OpenCL requires CL_FP_DENORM of any device
+  // with doubles, so without it there is no cl_khr_fp64.
+  constexpr uint32_t kNvidia = 0x10de;
+  double_subnormals = f.denorm_preserve_float64 || info.driver_name == "llvmpipe" || info.vendor_id == kNvidia;
   fp64 = f.shader_float64 && double_subnormals;
   offer(fp64, "cl_khr_fp64");
   // half arithmetic (shaderFloat16) and half buffers (16-bit storage).
