@@ -75,6 +75,14 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
   offer(f.subgroup_shuffle_relative, "cl_khr_subgroup_shuffle_relative");
   offer(f.subgroup_clustered && f.subgroup_arithmetic, "cl_khr_subgroup_clustered_reduce");
   offer(true, "cl_khr_extended_versioning");
+  // clCreateProgramWithIL: SPIR-V 1.0 to 1.4 (program_il.cpp). Of the
+  // SPIR-V extensions, those SPIRV-LLVM-Translator 15's reader takes and the
+  // CTS's spirv_new tests of pass (docs/opencl.md): NoSignedWrap and
+  // NoUnsignedWrap decorations, and LinkOnceODR linkage. Not
+  // cl_khr_expect_assume: the reader stops at OpExpectKHR and OpAssumeTrueKHR.
+  offer(true, "cl_khr_il_program");
+  offer(true, "cl_khr_spirv_no_integer_wrap_decoration");
+  offer(true, "cl_khr_spirv_linkonce_odr");
   extension_names = names_of(extensions);
 
   // OpenCL C 3.0 features: those clc leaves defined for -cl-std=CL3.0

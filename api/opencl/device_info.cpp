@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "entry_points.h"
+#include "il.h"
 #include "info.h"
 #include "reflection.h"  // kMaxArgumentBufferSize
 
@@ -241,9 +242,14 @@ std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
       return of<cl_version>(CL_MAKE_VERSION(1, 2, 0));
     case CL_DEVICE_OPENCL_C_FEATURES: return array_of(d.c_features);
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return of<cl_bool>(CL_TRUE);
-    // No intermediate languages until clCreateProgramWithIL exists.
-    case CL_DEVICE_IL_VERSION: return text("");
-    case CL_DEVICE_ILS_WITH_VERSION: return array_of<cl_name_version>({});
+    // SPIR-V, the versions SPIRV-LLVM-Translator's reader takes (il.h).
+    case CL_DEVICE_IL_VERSION: return text(il_version_names());
+    case CL_DEVICE_ILS_WITH_VERSION: {
+      std::vector<cl_name_version> versions;
+      for (uint32_t minor = 0; minor <= kMaxILMinorVersion; ++minor)
+        versions.push_back(name_version("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
+      return array_of(versions);
+    }
 
     // Partitioning: none; every device is a root device.
     case CL_DEVICE_PARENT_DEVICE: return of<cl_device_id>(nullptr);

@@ -79,6 +79,7 @@ constexpr cl_icd_dispatch make_dispatch() {
   d.clGetProgramBuildInfo = get_program_build_info;
   d.clCompileProgram = compile_program;
   d.clLinkProgram = link_program;
+  d.clCreateProgramWithIL = create_program_with_il;
   d.clCreateKernel = create_kernel;
   d.clCreateKernelsInProgram = create_kernels_in_program;
   d.clCloneKernel = clone_kernel;
@@ -138,6 +139,9 @@ constinit const cl_icd_dispatch kDispatch = make_dispatch();
 void* extension_function(const char* name) {
   if (name && std::strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void*>(&get_platform_ids);
+  // cl_khr_il_program's name for clCreateProgramWithIL.
+  if (name && std::strcmp(name, "clCreateProgramWithILKHR") == 0)
+    return reinterpret_cast<void*>(&create_program_with_il);
   return nullptr;
 }
 

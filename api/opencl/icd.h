@@ -17,8 +17,9 @@
 //
 // The other objects (contexts, queues, events, memory, programs, kernels)
 // are in object.h and the files named for them. What is not implemented
-// (images, samplers, SVM, pipes, IL, compile and link, sharing with GL and
-// others) returns CL_INVALID_OPERATION (not_yet.h).
+// (images, samplers, SVM, pipes, sharing with GL and others) answers as the
+// specification says for devices without it (unsupported.cpp) or returns
+// CL_INVALID_OPERATION (not_yet.h).
 #pragma once
 
 #define CL_TARGET_OPENCL_VERSION 300
