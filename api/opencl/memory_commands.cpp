@@ -105,6 +105,24 @@ std::vector<std::byte> read_span(Access& access, const Rect& r, const size_t* re
   return bytes;
 }
 
+// What clEnqueueReadBufferRect and clEnqueueWriteBufferRect check alike:
+// the buffer, the host pointer, the region and pitches of both sides.
+struct HostRect {
+  Ref<Memory> memory;
+  Rect buffer, host;
+  std::array<size_t, 3> region;
+};
+HostRect host_rect(Queue& q, cl_mem buffer, const void* ptr, const size_t* buffer_origin, const size_t* host_origin,
+                   const size_t* region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                   size_t host_slice_pitch) {
+  Memory& m = buffer_of(q, buffer);
+  require(ptr, CL_INVALID_VALUE, "ptr is NULL");
+  auto [b, h] = rects(buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
+                      host_slice_pitch);
+  require(rect_end(b, region) <= m.size(), CL_INVALID_VALUE, "the region is outside the buffer");
+  return {Ref<Memory>(&m), b, h, {region[0], region[1], region[2]}};
+}
+
 }  // namespace
 
 cl_int CL_API_CALL enqueue_read_buffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
@@ -205,14 +223,9 @@ cl_int CL_API_CALL enqueue_read_buffer_rect(cl_command_queue command_queue, cl_m
                                             cl_event* event) {
   return guard([&] {
     Queue& q = get<Queue>(command_queue, CL_INVALID_COMMAND_QUEUE);
-    Memory& m = buffer_of(q, buffer);
-    require(ptr, CL_INVALID_VALUE, "ptr is NULL");
-    auto [b, h] = rects(buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
-                        host_slice_pitch);
-    require(rect_end(b, region) <= m.size(), CL_INVALID_VALUE, "the region is outside the buffer");
-    require_host_reads(m);
-    Ref<Memory> keep(&m);
-    std::array<size_t, 3> r{region[0], region[1], region[2]};
+    auto [keep, b, h, r] = host_rect(q, buffer, ptr, buffer_origin, host_origin, region, buffer_row_pitch,
+                                     buffer_slice_pitch, host_row_pitch, host_slice_pitch);
+    require_host_reads(*keep);
     return enqueue(q, CL_COMMAND_READ_BUFFER_RECT, num_events_in_wait_list, event_wait_list, event, blocking_read,
                    [keep, b, h, r, ptr](Execution& e) {
                      Access access(e, *keep);
@@ -233,14 +246,9 @@ cl_int CL_API_CALL enqueue_write_buffer_rect(cl_command_queue command_queue, cl_
                                              cl_event* event) {
   return guard([&] {
     Queue& q = get<Queue>(command_queue, CL_INVALID_COMMAND_QUEUE);
-    Memory& m = buffer_of(q, buffer);
-    require(ptr, CL_INVALID_VALUE, "ptr is NULL");
-    auto [b, h] = rects(buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
-                        host_slice_pitch);
-    require(rect_end(b, region) <= m.size(), CL_INVALID_VALUE, "the region is outside the buffer");
-    require_host_writes(m);
-    Ref<Memory> keep(&m);
-    std::array<size_t, 3> r{region[0], region[1], region[2]};
+    auto [keep, b, h, r] = host_rect(q, buffer, ptr, buffer_origin, host_origin, region, buffer_row_pitch,
+                                     buffer_slice_pitch, host_row_pitch, host_slice_pitch);
+    require_host_writes(*keep);
     return enqueue(q, CL_COMMAND_WRITE_BUFFER_RECT, num_events_in_wait_list, event_wait_list, event, blocking_write,
                    [keep, b, h, r, ptr](Execution& e) {
                      // Row by row: the bytes between rows are not the command's to write.
