@@ -9,10 +9,17 @@
 #include <CL/cl.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 namespace vkcl_test {
+
+// Before anything loads lavapipe: a process that made it write a new entry
+// to Mesa's shader cache may crash after main returns, once the Vulkan
+// loader has unloaded the driver (docs/opencl.md, "A crash at exit"). Until
+// the ICD keeps the driver loaded to the end, its tests run without that cache.
+inline const int kNoMesaShaderCache = setenv("MESA_SHADER_CACHE_DISABLE", "true", 0);
 
 // A fixture with the vkcl platform, its first device, a context and an
 // in-order queue.
