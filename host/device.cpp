@@ -198,11 +198,13 @@ const Candidate& select(const std::vector<Candidate>& candidates, const std::str
   return *best;
 }
 
+bool validation_from_environment() {
+  const char* env = std::getenv("VKCL_VALIDATION");
+  return env && std::strcmp(env, "1") == 0;
+}
+
 std::shared_ptr<DeviceState> create_device(const DeviceOptions& options) {
-  bool validation = options.validation.value_or([] {
-    const char* env = std::getenv("VKCL_VALIDATION");
-    return env && std::strcmp(env, "1") == 0;
-  }());
+  bool validation = options.validation.value_or(validation_from_environment());
   auto state = std::make_shared<DeviceState>();
   state->instance = InstanceState::get(validation);
   state->timeout = options.timeout;
@@ -521,6 +523,10 @@ std::vector<std::string> Device::available() {
   std::vector<std::string> lines;
   for (const DeviceInfo& info : list()) lines.push_back(info.summary());
   return lines;
+}
+
+std::shared_ptr<const void> Device::keep_instance() {
+  return detail::InstanceState::get(detail::validation_from_environment());
 }
 
 std::vector<DeviceInfo> Device::list() {

@@ -143,8 +143,15 @@ std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
       return of<cl_device_fp_config>(
           fp_config(f.denorm_preserve_float32, f.signed_zero_inf_nan_preserve_float32, f.shader_int64));
     case CL_DEVICE_DOUBLE_FP_CONFIG:
+      // Round to zero and to infinity as well: OpenCL C has no way to set a
+      // rounding mode for double arithmetic (the rounding-mode pragma went
+      // with 1.1), so they are the conversions' _rtz/_rtp/_rtn, which
+      // builtins/ rounds exactly for every type. OpenCL 1.x requires them of
+      // a device with doubles, and the CTS (math_brute_force) of every one.
       return of<cl_device_fp_config>(
-          fp64 ? fp_config(d.double_subnormals, f.signed_zero_inf_nan_preserve_float64, f.shader_int64) : 0);
+          fp64 ? fp_config(d.double_subnormals, f.signed_zero_inf_nan_preserve_float64, f.shader_int64) |
+                     CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF
+               : 0);
     case CL_DEVICE_HALF_FP_CONFIG:  // fma of half is not in builtins/
       return of<cl_device_fp_config>(
           fp16 ? fp_config(f.denorm_preserve_float16, f.signed_zero_inf_nan_preserve_float16, false) : 0);

@@ -104,6 +104,10 @@ class Platform {
   std::string vulkan_error;
   std::vector<cl_name_version> extensions;  // CL_PLATFORM_EXTENSIONS_WITH_VERSION
   std::string extension_names;
+  // The Vulkan instance every context's devices share, held for the life of
+  // the process (Device::keep_instance says why: Mesa's exit handlers crash
+  // once the driver is unloaded).
+  std::shared_ptr<const void> vulkan_instance;
 
   // The vkcl object behind a handle, or null where the handle is not one of
   // this platform's (an invalid argument).

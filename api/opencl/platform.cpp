@@ -30,6 +30,7 @@ Platform::Platform() : handle{&kDispatch, this} {
                 name_version("cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0))};
   extension_names = names_of(extensions);
   try {
+    vulkan_instance = vkcl::Device::keep_instance();
     for (const DeviceInfo& info : vkcl::Device::list()) devices.push_back(std::make_unique<Device>(info, &handle));
   } catch (const std::exception& e) {
     vulkan_error = e.what();

@@ -210,6 +210,11 @@ TEST_F(OpenCLIcd, DeviceAnswersAreVulkans) {
                                                     v.driver_name == "llvmpipe" || v.vendor_id == 0x10de);
     EXPECT_EQ(has_word(extensions, "cl_khr_fp64"), fp64) << extensions;
     EXPECT_EQ(device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0, fp64);
+    if (fp64) {  // what a device with doubles must offer (OpenCL 1.2 and math_brute_force)
+      const cl_device_fp_config required = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                                           CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
+      EXPECT_EQ(device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) & required, required);
+    }
     EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) != 0, fp64);
     const bool fp16 = v.features.shader_float16 && v.features.storage_buffer_16bit;
     EXPECT_EQ(has_word(extensions, "cl_khr_fp16"), fp16);
