@@ -5,7 +5,12 @@
 // debug strings other than names, OpLifetimeStart/Stop, and OpLine. Keeps the
 // decorations later passes read (BuiltIn) or emit (SpecId, Offset, ...), and
 // records the restrict parameters (FuncParamAttr NoAlias) for
-// bind_storage_buffers.
+// bind_storage_buffers. Drops the initializer of a Workgroup (__local)
+// variable where it is undefined: OpenCL C cannot initialize __local
+// variables, but the translator writes an undef struct with padding as an
+// OpConstantComposite of OpUndefs, and Vulkan allows only OpConstantNull
+// there (VUID-StandaloneSpirv-OpVariable-04734). Any other initializer stays,
+// for the validator to refuse.
 // OpenCL.std extended instructions are gone already (lower_opencl_std).
 #include <algorithm>
 
@@ -27,6 +32,17 @@ bool vulkan_keeps(spv::Decoration d) {
   }
 }
 
+// Whether global `id` is OpUndef or a composite made only of undefined parts.
+bool undefined(const Module& m, uint32_t id) {
+  const Instruction* value = m.find_global(id);
+  if (value == nullptr) return false;
+  if (value->opcode == Op::OpUndef) return true;
+  if (value->opcode != Op::OpConstantComposite) return false;
+  for (size_t w = 0; w < value->words.size(); ++w)
+    if (!undefined(m, value->word(w))) return false;
+  return true;
+}
+
 class StripKernelDecorations final : public Pass {
  public:
   std::string_view name() const override { return "strip_kernel_decorations"; }
@@ -45,6 +61,12 @@ class StripKernelDecorations final : public Pass {
       return d.opcode != Op::OpName && d.opcode != Op::OpMemberName;
     });
     std::erase_if(m.globals, [](const Instruction& g) { return g.opcode == Op::OpLine || g.opcode == Op::OpNoLine; });
+    for (Instruction& g : m.globals)
+      if (g.opcode == Op::OpVariable && spv::StorageClass(g.word(0)) == spv::StorageClass::Workgroup &&
+          g.words.size() == 2 && undefined(m, g.word(1))) {
+        g.words.pop_back();
+        g.is_id.pop_back();
+      }
 
     for (Function& f : m.functions) {
       std::erase_if(f.code, [](const Instruction& i) {

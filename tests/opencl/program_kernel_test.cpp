@@ -151,6 +151,35 @@ TEST_F(ClTest, NDRangesOffsetsAndNonUniformGroups) {
   clReleaseMemObject(out);
 }
 
+// Work-item functions past the third dimension (OpenCL C 6.15.1): sizes
+// and group counts are 1, ids and offsets 0, with the index a constant
+// (folded by the compiler) or a kernel argument (checked at run time). Past
+// get_work_dim() but below 3 they describe a dimension of size 1.
+TEST_F(ClTest, WorkItemFunctionsBeyondTheDimensions) {
+  cl_program p = program(R"CL(
+    kernel void dims(global ulong* out, uint d) {
+      if (get_global_id(0) != 0) return;
+      out[0] = get_global_size(d);   out[1] = get_local_size(d);    out[2] = get_enqueued_local_size(d);
+      out[3] = get_num_groups(d);    out[4] = get_global_id(d);     out[5] = get_local_id(d);
+      out[6] = get_group_id(d);      out[7] = get_global_offset(d);
+      out[8] = get_global_size(3);   out[9] = get_global_id(5);     out[10] = get_num_groups(1);
+    })CL", "-cl-std=CL3.0");
+  cl_kernel k = kernel(p, "dims");
+  cl_mem out = buffer(11 * sizeof(cl_ulong));
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  const size_t global = 64, local = 16, offset = 0;
+  for (cl_uint d : {1u, 3u, 4u, 1000u}) {
+    ASSERT_EQ(clSetKernelArg(k, 1, sizeof d, &d), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, &offset, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+    const std::vector<cl_ulong> got = read<cl_ulong>(out, 11);
+    const std::vector<cl_ulong> expected = {1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1};
+    EXPECT_EQ(got, expected) << "dimension index " << d;
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
 TEST_F(ClTest, BuildLogsOptionsAndStatus) {
   const char* bad = "__kernel void k(__global int* x) {\n  x[0] = undefined_thing;\n}\n";
   cl_int error = CL_SUCCESS;

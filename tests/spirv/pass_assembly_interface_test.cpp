@@ -183,6 +183,41 @@ TEST(StripKernelDecorations, KernelAbiDecorationsAndDebugInstructionsGoVulkanDec
       << text;
 }
 
+// A __local variable's undefined initializer (OpUndef, or a composite of
+// them as the translator writes for a struct with padding) goes; a defined
+// one stays for the validator to refuse, and Private variables keep theirs.
+TEST(StripKernelDecorations, UndefinedLocalInitializersGo) {
+  const std::string text = run_alone("strip_kernel_decorations", kernel_module(R"(
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+    %uint_3 = OpConstant %uint 3
+        %arr = OpTypeArray %uint %uint_3
+       %pair = OpTypeStruct %arr %uint
+  %undef_arr = OpUndef %arr
+ %undef_uint = OpUndef %uint
+ %undef_pair = OpConstantComposite %pair %undef_arr %undef_uint
+   %one_pair = OpConstantComposite %pair %undef_arr %uint_1
+    %wg_pair = OpTypePointer Workgroup %pair
+    %wg_uint = OpTypePointer Workgroup %uint
+  %priv_pair = OpTypePointer Private %pair
+     %padded = OpVariable %wg_pair Workgroup %undef_pair
+     %scalar = OpVariable %wg_uint Workgroup %undef_uint
+    %defined = OpVariable %wg_pair Workgroup %one_pair
+    %private = OpVariable %priv_pair Private %undef_pair
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpStore %scalar %uint_1
+               OpReturn
+               OpFunctionEnd
+)"));
+  EXPECT_EQ(count(text, R"(%padded = OpVariable %wg_pair Workgroup\n)"), 1) << text;
+  EXPECT_EQ(count(text, R"(%scalar = OpVariable %wg_uint Workgroup\n)"), 1) << text;
+  EXPECT_EQ(count(text, R"(%defined = OpVariable %wg_pair Workgroup %one_pair)"), 1) << text;
+  EXPECT_EQ(count(text, R"(%private = OpVariable %priv_pair Private %undef_pair)"), 1) << text;
+}
+
 // ---------------------------------------------------------------------------
 // rewrite_entry_points
 

@@ -12,6 +12,7 @@
 
 #include "compile_error.h"
 
+#include "bound_work_item_dimensions.h"
 #include "legalize_integer_widths.h"
 #include "legalize_vectors.h"
 #include "lower_memory_intrinsics.h"
@@ -22,6 +23,8 @@ namespace {
 
 // Each transform's header says what it expects of the ones before it.
 constexpr std::array kTransforms = {
+    LlvmTransform{"bound_work_item_dimensions",
+                  [](llvm::Module& module, std::string_view) { bound_work_item_dimensions(module); }},
     LlvmTransform{"lower_memory_intrinsics", lower_memory_intrinsics},
     LlvmTransform{"legalize_vectors", legalize_vectors},
     LlvmTransform{"legalize_integer_widths", legalize_integer_widths},

@@ -12,7 +12,7 @@
 // spirv/structurize_control_flow expects (lowerswitch, mergereturn,
 // fix-irreducible, unify-loop-exits, structurizecfg), removes lifetime
 // markers, runs clc's own transforms (llvm_transforms.h: memory intrinsics,
-// long vectors, odd integer widths, punned accesses), checks what the
+// long vectors, odd integer widths, punned accesses, work-item dimensions past 2), checks what the
 // translator and the lowering cannot fix later, and strips debug info. Calls to functions without a body are marked nomerge so
 // the optimizer never merges two barriers into one with a phi operand.
 //
