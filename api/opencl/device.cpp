@@ -60,8 +60,14 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
   double_subnormals = f.denorm_preserve_float64 || info.driver_name == "llvmpipe" || info.vendor_id == kNvidia;
   fp64 = f.shader_float64 && double_subnormals;
   offer(fp64, "cl_khr_fp64");
-  // half arithmetic (shaderFloat16) and half buffers (16-bit storage).
-  offer(f.shader_float16 && f.storage_buffer_16bit, "cl_khr_fp16");
+  // Not cl_khr_fp16, although the device may have half arithmetic
+  // (shaderFloat16) and half buffers (16-bit storage): builtins/ defines the
+  // common, math, geometric and relational functions for float and double
+  // only, so a kernel calling degrees(), mix() or sin() on half would not
+  // compile (the CTS's commonfns failed so). vload_half and vstore_half,
+  // which are core, need no extension.
+  fp16 = false;
+  offer(fp16, "cl_khr_fp16");
   // builtins/subgroups.cl: all/any are Vote, broadcast is Ballot, reduce and
   // scan are Arithmetic. The API half of cl_khr_subgroups
   // (clGetKernelSubGroupInfoKHR) comes with kernels.
@@ -103,6 +109,17 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
   feature(true, "__opencl_c_atomic_order_acq_rel");
   feature(true, "__opencl_c_atomic_scope_device");
   feature(subgroups, "__opencl_c_subgroups");
+
+  // A compile for this device defines the macros of exactly these
+  // extensions and features: `-all` drops the rest that clang's spir64
+  // target would claim (cl_khr_fp16, __opencl_c_atomic_order_seq_cst,
+  // __opencl_c_program_scope_global_variables, ...), so that `#ifdef` in a
+  // kernel agrees with CL_DEVICE_EXTENSIONS and CL_DEVICE_OPENCL_C_FEATURES
+  // and a use of what is missing is clang's error at the use. Names clang
+  // does not know (cl_khr_icd, cl_khr_il_program) define nothing.
+  opencl_c_macros = "-cl-ext=-all";
+  for (const cl_name_version& e : extensions) opencl_c_macros += ",+" + std::string(e.name);
+  for (const cl_name_version& c : c_features) opencl_c_macros += ",+" + std::string(c.name);
 }
 
 cl_int CL_API_CALL get_device_ids(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,

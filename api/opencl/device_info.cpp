@@ -77,7 +77,7 @@ size_t max_sub_groups(const Device& d) {
 std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
   const DeviceInfo& v = d.vulkan;
   const ModuleFeatures& f = v.features;
-  const bool fp64 = d.fp64, fp16 = f.shader_float16 && f.storage_buffer_16bit;
+  const bool fp64 = d.fp64, fp16 = d.fp16;
   switch (param) {
     // What the device is.
     case CL_DEVICE_TYPE: return of<cl_device_type>(d.type);

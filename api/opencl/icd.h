@@ -81,6 +81,11 @@ struct Device {
   // CL_FP_DENORM of every device with doubles; device.cpp says where).
   bool fp64 = false;
   bool double_subnormals = false;
+  // cl_khr_fp16: never yet (device.cpp says why).
+  bool fp16 = false;
+  // The clang option that makes a compile for this device define exactly
+  // its extensions' and OpenCL C features' macros ("-cl-ext=-all,+...").
+  std::string opencl_c_macros;
 
   Device(const DeviceInfo& info, cl_platform_id platform);
   cl_platform_id platform;

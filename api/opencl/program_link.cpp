@@ -40,10 +40,12 @@ BuildOptions linked_options(const std::vector<ProgramBuild>& objects, const Link
 
 }  // namespace
 
-void Program::compile_one(ContextDevice&, const std::vector<InputHeader>& headers, ProgramBuild& build) {
+void Program::compile_one(ContextDevice& device, const std::vector<InputHeader>& headers, ProgramBuild& build) {
   try {
+    CompileOptions options = build.parsed.compile;
+    options.frontend_options.push_back(device.device->opencl_c_macros);
     WorkerObjectResult result = origin_ == Origin::Source
-                                    ? compile_object_in_worker(source_, kSourceName, build.parsed.compile, headers)
+                                    ? compile_object_in_worker(source_, kSourceName, options, headers)
                                     : compile_il_object_in_worker(il_, kILName, spec_constants());
     build.object = std::move(result.bitcode);
     build.log = std::move(result.warnings);
@@ -63,17 +65,19 @@ cl_int Program::compile(std::vector<ContextDevice*> devices, std::string_view op
   Building building(*this);
   if (devices.empty()) devices = devices_;
   for (ContextDevice* d : devices) slot(*d);
-  // The object is clang's output, the same for every device: compiled once.
-  std::optional<ProgramBuild> first;
+  // The object is clang's output, the same for devices with the same
+  // extensions and features (Device::opencl_c_macros): compiled once for each set.
+  std::vector<std::pair<const std::string*, ProgramBuild>> compiled;
   const bool ok = for_each_device(devices, [&](ContextDevice& d, ProgramBuild& build) {
-    if (first) {
-      build = *first;
-      return;
-    }
+    for (const auto& [macros, earlier] : compiled)
+      if (*macros == d.device->opencl_c_macros) {
+        build = earlier;
+        return;
+      }
     build.options = std::string(options);
     build.parsed = parsed;
     compile_one(d, headers, build);
-    first = build;
+    compiled.emplace_back(&d.device->opencl_c_macros, build);
   });
   return ok ? CL_SUCCESS : CL_COMPILE_PROGRAM_FAILURE;
 }

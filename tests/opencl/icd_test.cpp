@@ -216,7 +216,8 @@ TEST_F(OpenCLIcd, DeviceAnswersAreVulkans) {
       EXPECT_EQ(device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) & required, required);
     }
     EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) != 0, fp64);
-    const bool fp16 = v.features.shader_float16 && v.features.storage_buffer_16bit;
+    // Never yet: builtins/ has no half math (api/opencl/device.cpp).
+    const bool fp16 = false;
     EXPECT_EQ(has_word(extensions, "cl_khr_fp16"), fp16);
     EXPECT_EQ(device_value<cl_device_fp_config>(d, CL_DEVICE_HALF_FP_CONFIG) != 0, fp16);
     EXPECT_TRUE(device_value<cl_device_fp_config>(d, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_ROUND_TO_NEAREST);

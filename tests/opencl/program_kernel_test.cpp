@@ -415,6 +415,56 @@ namespace {
 // What CL_DEVICE_SINGLE_FP_CONFIG and _DOUBLE_FP_CONFIG claim holds: where
 // they say CL_FP_DENORM, subnormal results come out exact, not flushed. On
 // lavapipe the double claim rests on this test (api/opencl/device.cpp).
+// A compile for the device defines the macro of an extension or OpenCL C
+// feature exactly where the device reports it (CL_DEVICE_EXTENSIONS,
+// CL_DEVICE_OPENCL_C_FEATURES), in OpenCL C 1.2 and 3.0.
+TEST_F(ClTest, ExtensionAndFeatureMacrosAgreeWithTheDevice) {
+  const std::vector<std::string> names = {
+      "cl_khr_fp16", "cl_khr_fp64", "cl_khr_int64_base_atomics", "cl_khr_global_int32_base_atomics",
+      "cl_khr_subgroups", "cl_khr_3d_image_writes", "cl_khr_depth_images", "cl_intel_subgroups",
+      "__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_subgroups", "__opencl_c_generic_address_space",
+      "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_all_devices",
+      "__opencl_c_program_scope_global_variables", "__opencl_c_images", "__opencl_c_pipes",
+      "__opencl_c_work_group_collective_functions"};
+  std::string source = "kernel void macros(global int* out) {\n";
+  for (size_t i = 0; i < names.size(); ++i)
+    source += "#ifdef " + names[i] + "\n  out[" + std::to_string(i) + "] = 1;\n#else\n  out[" + std::to_string(i) +
+              "] = 0;\n#endif\n";
+  source += "}\n";
+  size_t size = 0;
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);
+  std::string extensions(size, '\0');
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions.data(), nullptr);
+  clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size);
+  std::vector<cl_name_version> features(size / sizeof(cl_name_version));
+  clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr);
+  auto reported = [&](const std::string& name, bool with_features) {
+    if (name.starts_with("__opencl_c_")) {
+      return std::any_of(features.begin(), features.end(), [&](const cl_name_version& f) { return name == f.name; });
+    }
+    return std::regex_search(extensions, std::regex("(^| )" + name + "( |$)"));
+  };
+  cl_mem out = buffer(names.size() * sizeof(int));
+  for (const char* std_option : {"-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+    cl_program p = program(source, std_option);
+    cl_kernel k = kernel(p, "macros");
+    ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    const size_t one = 1;
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    const std::vector<int> defined = read<int>(out, names.size());
+    const bool cl3 = std::strcmp(std_option, "-cl-std=CL3.0") == 0;
+    for (size_t i = 0; i < names.size(); ++i) {
+      // OpenCL C 1.2 has no feature macros (clang may define them there),
+      // and clang offers cl_khr_subgroups from OpenCL C 2.0 on.
+      if (!cl3 && (names[i].starts_with("__opencl_c_") || names[i] == "cl_khr_subgroups")) continue;
+      EXPECT_EQ(defined[i] == 1, reported(names[i], cl3)) << names[i] << " with " << std_option;
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+  clReleaseMemObject(out);
+}
+
 TEST_F(ClTest, FloatingPointConfigHolds) {
   cl_device_fp_config single = 0, twice = 0;
   ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof single, &single, nullptr), CL_SUCCESS);

@@ -1,5 +1,9 @@
 #include "frontend.h"
 
+#include <algorithm>
+#include <array>
+#include <set>
+
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
@@ -66,6 +70,59 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> input_header_file_system(std::sp
   overlay->pushOverlay(in_memory);
   return overlay;
 }
+
+// The extension and feature macros clang's opencl-c-base.h defines itself
+// for every SPIR target (OpenCL C 2.0 and later), whatever -cl-ext says, and
+// those clang defines from its target's list. An -cl-ext option that starts
+// with -all says exactly which the device has: the rest are #undef'd after
+// the default header (undefine_unlisted_macros), so that `#ifdef` agrees
+// with the device. Their functions stay declared.
+constexpr std::array kKnownMacros = {
+    "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate", "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product", "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed", "cl_ext_float_atomics",
+    "__opencl_c_ext_fp16_global_atomic_load_store", "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add", "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max", "__opencl_c_ext_fp16_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max", "__opencl_c_ext_fp64_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max", "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_work_group_collective_functions", "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices", "__opencl_c_read_write_images",
+    "__opencl_c_atomic_order_acq_rel", "__opencl_c_generic_address_space", "__opencl_c_program_scope_global_variables",
+    "__opencl_c_pipes", "__opencl_c_device_enqueue", "__opencl_c_images", "__opencl_c_3d_image_writes",
+    "__opencl_c_subgroups", "__opencl_c_fp64", "__opencl_c_int64", "cl_khr_fp16", "cl_khr_fp64", "cl_khr_subgroups",
+    "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics", "cl_khr_3d_image_writes", "cl_khr_depth_images",
+    "cl_khr_mipmap_image", "cl_khr_mipmap_image_writes", "cl_khr_gl_msaa_sharing", "cl_khr_srgb_image_writes",
+    "cl_intel_subgroups", "cl_intel_subgroups_short", "cl_intel_required_subgroup_size", "cl_amd_media_ops",
+    "cl_amd_media_ops2", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+};
+
+// "#undef" lines for the known macros the last "-cl-ext=-all,..." option
+// among `frontend_options` does not enable; empty without such an option.
+std::string undefine_unlisted_macros(const std::vector<std::string>& frontend_options) {
+  const auto last = std::find_if(frontend_options.rbegin(), frontend_options.rend(),
+                                 [](const std::string& o) { return o.starts_with("-cl-ext=-all"); });
+  if (last == frontend_options.rend()) return {};
+  std::set<std::string, std::less<>> enabled;
+  llvm::SmallVector<llvm::StringRef, 32> items;
+  llvm::StringRef(*last).drop_front(sizeof("-cl-ext=") - 1).split(items, ',');
+  for (llvm::StringRef item : items) {
+    if (item.consume_front("+")) enabled.insert(item.str());
+    else if (item.consume_front("-")) enabled.erase(item.str());
+  }
+  std::string text = "// vkcl: the macros this device does not have (-cl-ext=-all,...)\n";
+  for (const char* name : kKnownMacros)
+    if (!enabled.count(name)) text += std::string("#undef ") + name + "\n";
+  return text;
+}
+
+// Where that text is, in memory; included after the default header.
+constexpr const char* kUndefineHeader = "/vkcl-device-macros/undefine.h";
 
 }  // namespace
 
@@ -147,6 +204,11 @@ std::unique_ptr<llvm::Module> run_frontend(std::string_view source, std::string_
   invocation->getPreprocessorOpts().addRemappedFile(
       file_name, llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), file_name)
                      .release());
+  if (const std::string undefines = undefine_unlisted_macros(options.frontend_options); !undefines.empty()) {
+    invocation->getPreprocessorOpts().addRemappedFile(
+        kUndefineHeader, llvm::MemoryBuffer::getMemBufferCopy(undefines, kUndefineHeader).release());
+    invocation->getPreprocessorOpts().Includes.push_back(kUndefineHeader);
+  }
   invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
   invocation->getDiagnosticOpts().ShowColors = false;
 
