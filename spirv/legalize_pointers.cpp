@@ -131,6 +131,9 @@ class LegalizePointers final : public Pass {
         throw ProgramError(std::string("a pointer to __local or __private memory that is ") +
                            (i.opcode == Op::OpBitcast ? "cast to another type" : "chosen at run time") +
                            " is not supported yet");
+      } else if (i.opcode == Op::OpConvertPtrToU && is_logical(storage_of_value(i.word(0)))) {
+        // Vulkan's Workgroup and Function memory has no addresses.
+        throw ProgramError("converting a pointer to __local or __private memory to an integer is not supported");
       } else if (i.opcode == Op::OpLoad || i.opcode == Op::OpStore) {
         auto storage = storage_of_value(i.word(0));
         if (storage == StorageClass::PhysicalStorageBuffer) ensure_aligned(m, i, types.at(i.word(0)));
