@@ -33,7 +33,10 @@
 #include <CL/cl_icd.h>
 
 #include <cstddef>
+#include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -109,10 +112,20 @@ class Platform {
   std::string vulkan_error;
   std::vector<cl_name_version> extensions;  // CL_PLATFORM_EXTENSIONS_WITH_VERSION
   std::string extension_names;
-  // The Vulkan instance every context's devices share, held for the life of
-  // the process (Device::keep_instance says why: Mesa's exit handlers crash
-  // once the driver is unloaded).
+  // The Vulkan instance every context's devices share, held for the life
+  // of the process where a driver is Mesa's (platform.cpp says why).
   std::shared_ptr<const void> vulkan_instance;
+
+  // Queues the application has released whose workers have not finished
+  // (queue.cpp): a worker that drops the last reference to its context
+  // destroys the VkDevice and perhaps the VkInstance on its own thread. If
+  // that ran while the process exits, it raced the driver's own teardown:
+  // NVIDIA's (580) then spun and deadlocked in exit. An exit handler waits
+  // for them, at most kRetireWait (a command still waiting for a user event
+  // nobody will set would wait forever).
+  void begin_retiring() const;
+  void end_retiring() const;
+  static constexpr std::chrono::seconds kRetireWait{20};
 
   // The vkcl object behind a handle, or null where the handle is not one of
   // this platform's (an invalid argument).
@@ -124,6 +137,11 @@ class Platform {
 
  private:
   Platform();
+  void wait_for_retiring() const;
+
+  mutable std::mutex retire_mutex_;
+  mutable std::condition_variable retired_;
+  mutable int retiring_ = 0;
 };
 
 // "OpenCL 3.0 vkcl 0.1.0": CL_PLATFORM_VERSION, which must read

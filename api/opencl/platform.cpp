@@ -1,5 +1,7 @@
 // The platform: clGetPlatformIDs (clIcdGetPlatformIDsKHR) and clGetPlatformInfo.
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 
@@ -30,8 +32,20 @@ Platform::Platform() : handle{&kDispatch, this} {
                 name_version("cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0))};
   extension_names = names_of(extensions);
   try {
-    vulkan_instance = vkcl::Device::keep_instance();
-    for (const DeviceInfo& info : vkcl::Device::list()) devices.push_back(std::make_unique<Device>(info, &handle));
+    const std::vector<DeviceInfo> infos = vkcl::Device::list();
+    // Mesa's drivers (lavapipe, radv, anv, ...) register an exit handler
+    // for their shader cache's thread queue that points into the driver:
+    // when the last context's release destroyed the instance, the loader
+    // unloaded the driver, and exit crashed (Device::keep_instance). With
+    // Mesa, the instance is held for the life of the process. Not with
+    // other drivers: NVIDIA's (580) hangs or crashes at exit when an
+    // instance is still alive then, so there it goes with the last context.
+    if (std::any_of(infos.begin(), infos.end(),
+                    [](const DeviceInfo& info) { return info.driver_info.find("Mesa") != std::string::npos; }))
+      vulkan_instance = vkcl::Device::keep_instance();
+    for (const DeviceInfo& info : infos) devices.push_back(std::make_unique<Device>(info, &handle));
+    // Registered after the drivers' load-time exit handlers, so it runs before them.
+    std::atexit([] { Platform::get().wait_for_retiring(); });
   } catch (const std::exception& e) {
     vulkan_error = e.what();
     devices.clear();
@@ -44,6 +58,21 @@ const Platform& Platform::get() {
   // process exits, and they read the devices.
   static const Platform* platform = new Platform;
   return *platform;
+}
+
+void Platform::begin_retiring() const {
+  std::lock_guard lock(retire_mutex_);
+  ++retiring_;
+}
+
+void Platform::end_retiring() const {
+  std::lock_guard lock(retire_mutex_);
+  if (--retiring_ == 0) retired_.notify_all();
+}
+
+void Platform::wait_for_retiring() const {
+  std::unique_lock lock(retire_mutex_);
+  retired_.wait_for(lock, kRetireWait, [this] { return retiring_ == 0; });
 }
 
 const Device* Platform::find(cl_device_id device) const {

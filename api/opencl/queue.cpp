@@ -16,15 +16,31 @@ Queue::Queue(Ref<Context> context, ContextDevice& device, cl_command_queue_prope
     : context_(std::move(context)), device_(device), flags_(flags), properties_(std::move(properties)) {
   // The worker owns a reference to the queue, so that the queue lives until
   // it has run what was enqueued, however early the application releases
-  // it; it leaves once the queue is released and empty, and the queue goes
-  // with it. Detached: nothing joins it (it may hold the last reference).
-  std::thread(work, Ref<Queue>(this)).detach();
+  // it; it leaves once the queue is released and empty.
+  worker_ = std::thread(work, Ref<Queue>(this));
 }
 
+// The queue's last reference takes the context's, and the context's last
+// destroys its VkDevices and perhaps the VkInstance. That must happen on the
+// application's thread, in its clRelease* calls: on the worker it could
+// run while the process exits, and NVIDIA's driver (580) then deadlocked
+// between its exit teardown and the worker's vkDestroyInstance. So the
+// release waits for the worker to run what is left (kReleaseWait at most)
+// and joins it; the application's share, dropped after this, is then the
+// last. A queue that does not drain in time (a command waiting for a user
+// event not yet set) is left to its worker, as OpenCL allows, and the
+// platform's exit handler waits for it (Platform::begin_retiring).
 void Queue::on_api_release() {
-  std::lock_guard lock(state_->mutex);
+  Platform::get().begin_retiring();  // the worker ends it (work)
+  std::unique_lock lock(state_->mutex);
   state_->released = true;
   state_->wake.notify_all();
+  const bool drained = state_->wake.wait_for(lock, kReleaseWait, [&] { return state_->finished; });
+  lock.unlock();
+  if (drained)
+    worker_.join();
+  else
+    worker_.detach();
 }
 
 std::vector<Ref<Event>> Queue::wait_list(cl_uint count, const cl_event* events) const {
@@ -140,7 +156,13 @@ void Queue::work(Ref<Queue> self) {
     lock.lock();
     s.running.clear();
   }
+  s.finished = true;
+  s.wake.notify_all();
   lock.unlock();
+  // The queue, and with it perhaps the context, its VkDevice and the
+  // VkInstance, go here, before the exit handler may let the process end.
+  self = nullptr;
+  Platform::get().end_retiring();
 }
 
 // Entry points.

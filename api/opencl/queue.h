@@ -9,12 +9,14 @@
 // nothing left to do. Waiting is on condition variables, never a spin.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "context.h"
@@ -77,6 +79,7 @@ class Queue final : public Object {
     Ref<Event> last;                  // the last command enqueued (in-order queues wait for it)
     Ref<Event> last_barrier;          // the last barrier enqueued (out-of-order queues)
     bool released = false;            // the application released the queue
+    bool finished = false;            // the worker has left its loop
   };
 
   ~Queue() override = default;
@@ -90,6 +93,10 @@ class Queue final : public Object {
   cl_command_queue_properties flags_;
   std::vector<cl_queue_properties> properties_;
   std::shared_ptr<State> state_ = std::make_shared<State>();
+  // Joined when the application's release finds the queue drained within
+  // kReleaseWait, detached otherwise (queue.cpp says why).
+  std::thread worker_;
+  static constexpr std::chrono::seconds kReleaseWait{5};
 };
 
 // The end of every clEnqueue*: gives the application the event (the API's
