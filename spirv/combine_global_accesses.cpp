@@ -511,6 +511,12 @@ class CombineGlobalAccesses final : public Pass {
         std::vector<const Access*> in_order = parts[w];
         std::sort(in_order.begin(), in_order.end(), [](const Access* x, const Access* y) { return x->offset < y->offset; });
         const uint32_t component = components(in_order.front()->type).first;
+        // Constant parts make a constant word: SPIRV-Tools 2023.1 folds the
+        // bitcast of a constant 8-bit vector into an invalid OpConstant.
+        if (std::optional<uint32_t> packed = constant_word(in_order)) {
+          word_values[w] = m_.constant_u32(*packed);
+          continue;
+        }
         Instruction construct(Op::OpCompositeConstruct, m_.type_vector(component, 4 / m_.size_of(component)), m_.new_id());
         for (const Access* a : in_order) construct.id(a->value);
         const uint32_t vector = construct.result_id;
@@ -528,6 +534,19 @@ class CombineGlobalAccesses final : public Pass {
       for (const Access* a : chunk.accesses) replacements_[a->position] = {};
       replacements_[last.position] = std::move(code);
       return true;
+    }
+
+    // The 32-bit word that `parts` (scalar accesses filling one word, in
+    // address order) store, where every value is a scalar constant.
+    std::optional<uint32_t> constant_word(const std::vector<const Access*>& parts) const {
+      uint32_t word = 0, shift = 0;
+      for (const Access* a : parts) {
+        const std::optional<uint64_t> value = m_.constant_value(a->value);
+        if (!value || a->size >= 4) return std::nullopt;
+        word |= uint32_t(*value & ((uint64_t(1) << (8 * a->size)) - 1)) << shift;
+        shift += 8 * a->size;
+      }
+      return word;
     }
 
     static void append(std::vector<Instruction>& to, std::vector<Instruction>& from) {

@@ -131,6 +131,18 @@ TEST(CombineGlobalAccesses, StoresPutTogetherFromBytes) {
   EXPECT_COUNT(aligned, R"(OpStore %\w+ %\w+ Aligned\|NonPrivatePointer 4)", 1);
 }
 
+// Constant bytes make constant words (the CTS's buffer_read_char: a char8
+// filled with one value). Built from a bitcast of a constant uchar4, the
+// word was folded by SPIRV-Tools 2023.1 into an invalid OpConstant.
+TEST(CombineGlobalAccesses, ConstantBytesAreOneConstantWord) {
+  const std::string text = compile(R"(
+    __kernel void k(__global char8* dst) {
+      dst[get_global_id(0)] = (char)'w';
+    })");
+  EXPECT_COUNT(text, kGlobalStore, 1);
+  EXPECT_COUNT(text, R"(OpConstant %uint 2004318071)", 1);  // 0x77777777
+}
+
 TEST(CombineGlobalAccesses, LoadsDoNotMoveAboveAStoreThatMayAlias) {
   const std::string text = compile(R"(
     __kernel void k(__global const int2* in, __global int* out) {
