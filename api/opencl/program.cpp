@@ -147,7 +147,7 @@ void Program::build_one(ContextDevice& device, const BuildOptions& parsed, Progr
   }
   const ModuleFeatures features = device.runtime.features();
   options = compile_options_for(device.runtime, std::move(options));
-  options.frontend_options.push_back(device.device->opencl_c_macros);
+  for (std::string& o : device.device->frontend_options()) options.frontend_options.push_back(std::move(o));
   std::string warnings;
   try {
     if (!module) module = compile_input(features, input, options, &warnings);

@@ -43,7 +43,7 @@ BuildOptions linked_options(const std::vector<ProgramBuild>& objects, const Link
 void Program::compile_one(ContextDevice& device, const std::vector<InputHeader>& headers, ProgramBuild& build) {
   try {
     CompileOptions options = build.parsed.compile;
-    options.frontend_options.push_back(device.device->opencl_c_macros);
+    for (std::string& o : device.device->frontend_options()) options.frontend_options.push_back(std::move(o));
     WorkerObjectResult result = origin_ == Origin::Source
                                     ? compile_object_in_worker(source_, kSourceName, options, headers)
                                     : compile_il_object_in_worker(il_, kILName, spec_constants());

@@ -425,7 +425,7 @@ TEST_F(ClTest, ExtensionAndFeatureMacrosAgreeWithTheDevice) {
       "__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_subgroups", "__opencl_c_generic_address_space",
       "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_all_devices",
       "__opencl_c_program_scope_global_variables", "__opencl_c_images", "__opencl_c_pipes",
-      "__opencl_c_work_group_collective_functions"};
+      "__opencl_c_work_group_collective_functions", "__IMAGE_SUPPORT__"};
   std::string source = "kernel void macros(global int* out) {\n";
   for (size_t i = 0; i < names.size(); ++i)
     source += "#ifdef " + names[i] + "\n  out[" + std::to_string(i) + "] = 1;\n#else\n  out[" + std::to_string(i) +
@@ -439,11 +439,14 @@ TEST_F(ClTest, ExtensionAndFeatureMacrosAgreeWithTheDevice) {
   std::vector<cl_name_version> features(size / sizeof(cl_name_version));
   clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr);
   auto reported = [&](const std::string& name, bool with_features) {
+    if (name == "__IMAGE_SUPPORT__") return false;  // CL_DEVICE_IMAGE_SUPPORT is false
     if (name.starts_with("__opencl_c_")) {
       return std::any_of(features.begin(), features.end(), [&](const cl_name_version& f) { return name == f.name; });
     }
     return std::regex_search(extensions, std::regex("(^| )" + name + "( |$)"));
   };
+  // __OPENCL_VERSION__ is the device's version (clang leaves it undefined).
+  source += "kernel void version(global int* out) { out[0] = __OPENCL_VERSION__; }\n";
   cl_mem out = buffer(names.size() * sizeof(int));
   for (const char* std_option : {"-cl-std=CL1.2", "-cl-std=CL3.0"}) {
     cl_program p = program(source, std_option);
@@ -459,6 +462,11 @@ TEST_F(ClTest, ExtensionAndFeatureMacrosAgreeWithTheDevice) {
       if (!cl3 && (names[i].starts_with("__opencl_c_") || names[i] == "cl_khr_subgroups")) continue;
       EXPECT_EQ(defined[i] == 1, reported(names[i], cl3)) << names[i] << " with " << std_option;
     }
+    cl_kernel v = kernel(p, "version");
+    ASSERT_EQ(clSetKernelArg(v, 0, sizeof out, &out), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue, v, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    EXPECT_EQ(read<int>(out, 1)[0], 300) << std_option;
+    clReleaseKernel(v);
     clReleaseKernel(k);
     clReleaseProgram(p);
   }

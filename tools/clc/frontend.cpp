@@ -102,12 +102,14 @@ constexpr std::array kKnownMacros = {
     "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
 };
 
-// "#undef" lines for the known macros the last "-cl-ext=-all,..." option
-// among `frontend_options` does not enable; empty without such an option.
+// "#undef" lines for __IMAGE_SUPPORT__ and for the known macros the last
+// "-cl-ext=-all,..." option among `frontend_options` does not enable.
 std::string undefine_unlisted_macros(const std::vector<std::string>& frontend_options) {
+  // clang defines __IMAGE_SUPPORT__ for SPIR targets; vkcl has no images.
+  std::string text = "#undef __IMAGE_SUPPORT__\n";
   const auto last = std::find_if(frontend_options.rbegin(), frontend_options.rend(),
                                  [](const std::string& o) { return o.starts_with("-cl-ext=-all"); });
-  if (last == frontend_options.rend()) return {};
+  if (last == frontend_options.rend()) return text;
   std::set<std::string, std::less<>> enabled;
   llvm::SmallVector<llvm::StringRef, 32> items;
   llvm::StringRef(*last).drop_front(sizeof("-cl-ext=") - 1).split(items, ',');
@@ -115,7 +117,7 @@ std::string undefine_unlisted_macros(const std::vector<std::string>& frontend_op
     if (item.consume_front("+")) enabled.insert(item.str());
     else if (item.consume_front("-")) enabled.erase(item.str());
   }
-  std::string text = "// vkcl: the macros this device does not have (-cl-ext=-all,...)\n";
+  text += "// the macros this device does not have (-cl-ext=-all,...)\n";
   for (const char* name : kKnownMacros)
     if (!enabled.count(name)) text += std::string("#undef ") + name + "\n";
   return text;
