@@ -179,6 +179,26 @@ TEST_F(ClTest, OutOfOrderQueueRunsWhatIsReady) {
 }
 
 // Commands run after the application released their queue.
+// The last clReleaseCommandQueue runs what is ready before it returns (and
+// so tears the queue down on the application's thread, not on its worker
+// while the process may be exiting: api/opencl/queue.cpp).
+TEST_F(ClTest, ReleasingAQueueRunsWhatIsReadyFirst) {
+  cl_int error = CL_SUCCESS;
+  cl_command_queue q = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
+  cl_mem b = buffer(1 << 20);
+  const int value = 9;
+  cl_event done = nullptr;
+  ASSERT_EQ(clEnqueueFillBuffer(q, b, &value, sizeof value, 0, 1 << 20, 0, nullptr, &done), CL_SUCCESS);
+  EXPECT_EQ(clReleaseCommandQueue(q), CL_SUCCESS);
+  EXPECT_EQ(status_of(done), CL_COMPLETE);
+  EXPECT_EQ(read<int>(b, 4), std::vector<int>(4, 9));
+  clReleaseEvent(done);
+  clReleaseMemObject(b);
+}
+
+// A command waiting for a user event does not hold the release for ever: it
+// returns (after at most a few seconds) and the command runs once the event
+// is set.
 TEST_F(ClTest, ReleasingAQueueStillRunsItsCommands) {
   cl_int error = CL_SUCCESS;
   cl_command_queue q = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
