@@ -110,18 +110,26 @@ static inline uint store_ordering(memory_order order) {
 
 // A failed compare-exchange is a load: "The failure argument shall not be
 // memory_order_release nor memory_order_acq_rel. The failure argument shall
-// be no stronger than the success argument" (relaxed < acquire < seq_cst,
-// where acquire needs a success order that acquires).
+// be no stronger than the success argument": stronger is acquire or seq_cst
+// after relaxed, and seq_cst after anything else (as the CTS's c11_atomics
+// reads it: release then acquire is allowed, and compare_exchange_core
+// makes the success order acquire too).
 static inline uint failure_ordering(memory_order success, memory_order failure) {
   if (failure == memory_order_release || failure == memory_order_acq_rel) {
     __vkcl_error_invalid_failure_order();
-  } else if (failure == memory_order_seq_cst ? success != memory_order_seq_cst
-                                             : failure == memory_order_acquire &&
-                                                   (success == memory_order_relaxed || success == memory_order_release)) {
+  } else if ((success == memory_order_relaxed && failure != memory_order_relaxed) ||
+             (failure == memory_order_seq_cst && success != memory_order_seq_cst)) {
     __vkcl_error_failure_order_stronger_than_success();
   }
   const uint bits = ordering_semantics(failure);
   return bits == SPV_SEMANTICS_ACQUIRE_RELEASE ? SPV_SEMANTICS_ACQUIRE : bits;
+}
+
+// The success order of a compare-exchange: release becomes acq_rel where
+// the failure order acquires, since SPIR-V's Unequal semantics may not be
+// stronger than its Equal semantics (and acquiring more is always allowed).
+static inline memory_order success_ordering(memory_order success, memory_order failure) {
+  return success == memory_order_release && failure == memory_order_acquire ? memory_order_acq_rel : success;
 }
 
 // The scope of an atomic on `memory` (CLK_GLOBAL_MEM_FENCE or
@@ -152,10 +160,9 @@ static inline uint atomic_scope(cl_mem_fence_flags memory, memory_scope scope) {
   /* Returns the value read; the exchange happened when it equals `expected`. */                               \
   static inline T OVERLOADABLE compare_exchange_core(volatile AS T* p, T expected, T desired, memory_order success, \
                                                      memory_order failure, memory_scope scope) {               \
-    const uint unequal = ordered_semantics(MEMORY, failure_ordering(success, failure));                        \
-    return __spirv_AtomicCompareExchange(p, atomic_scope(MEMORY, scope),                                       \
-                                         ordered_semantics(MEMORY, rmw_ordering(success)), unequal, desired,   \
-                                         expected);                                                            \
+    const uint unequal = ordered_semantics(MEMORY, failure_ordering(success, failure));                                 \
+    const uint equal = ordered_semantics(MEMORY, rmw_ordering(success_ordering(success, failure)));            \
+    return __spirv_AtomicCompareExchange(p, atomic_scope(MEMORY, scope), equal, unequal, desired, expected);   \
   }                                                                                                             \
   static inline T OVERLOADABLE increment_core(volatile AS T* p, memory_order order, memory_scope scope) {       \
     return __spirv_AtomicIIncrement(p, atomic_scope(MEMORY, scope), ordered_semantics(MEMORY, rmw_ordering(order))); \

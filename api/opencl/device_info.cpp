@@ -243,7 +243,11 @@ std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
     // clc takes -cl-std=CL1.2, CL2.0 and CL3.0: 2.0 is left out as above,
     // and 1.0 and 1.1 until clBuildProgram maps their -cl-std onto 1.2.
     case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
-      return array_of<cl_name_version>({name_version("OpenCL C", CL_MAKE_VERSION(1, 2, 0)),
+      // 1.0 and 1.1 too: a device with OpenCL C 1.2 must take them
+      // (-cl-std=CL1.0 and CL1.1 compile as 1.2, build_options.cpp).
+      return array_of<cl_name_version>({name_version("OpenCL C", CL_MAKE_VERSION(1, 0, 0)),
+                                        name_version("OpenCL C", CL_MAKE_VERSION(1, 1, 0)),
+                                        name_version("OpenCL C", CL_MAKE_VERSION(1, 2, 0)),
                                         name_version("OpenCL C", CL_MAKE_VERSION(3, 0, 0))});
     case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:  // cl_khr_extended_versioning: CL_DEVICE_OPENCL_C_VERSION's
       return of<cl_version>(CL_MAKE_VERSION(1, 2, 0));
