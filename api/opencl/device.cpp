@@ -72,7 +72,13 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
   // scan are Arithmetic. The API half of cl_khr_subgroups
   // (clGetKernelSubGroupInfoKHR) comes with kernels.
   subgroups = f.subgroup_basic && f.subgroup_vote && f.subgroup_ballot && f.subgroup_arithmetic;
-  offer(subgroups, "cl_khr_subgroups");
+  // The extension, unlike the OpenCL C 3.0 feature, requires independent
+  // forward progress of the sub-groups of a work-group (one may spin until
+  // another writes). Vulkan promises none; NVIDIA's GPUs (since Volta)
+  // schedule each warp on its own. lavapipe runs a work-group's sub-groups
+  // in turn on one thread, so a spinning one never lets the next run.
+  subgroup_forward_progress = subgroups && info.vendor_id == kNvidia;
+  offer(subgroup_forward_progress, "cl_khr_subgroups");
   offer(subgroups && f.subgroup_extended_types, "cl_khr_subgroup_extended_types");
   offer(f.subgroup_vote, "cl_khr_subgroup_non_uniform_vote");
   offer(f.subgroup_ballot, "cl_khr_subgroup_ballot");

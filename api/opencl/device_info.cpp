@@ -113,7 +113,7 @@ std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return of<size_t>(std::max<uint32_t>(v.subgroup_size, 1));
     case CL_DEVICE_MAX_NUM_SUB_GROUPS: return of<cl_uint>(static_cast<cl_uint>(max_sub_groups(d)));
     // Vulkan promises no forward progress between sub-groups.
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return of<cl_bool>(CL_FALSE);
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return of<cl_bool>(d.subgroup_forward_progress);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return of<cl_bool>(CL_FALSE);  // not in builtins/
     // Vulkan does not say.
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return of<cl_uint>(0);

@@ -79,7 +79,8 @@ struct Device {
   std::vector<cl_name_version> extensions;   // CL_DEVICE_EXTENSIONS_WITH_VERSION
   std::string extension_names;               // CL_DEVICE_EXTENSIONS: the same, space-separated
   std::vector<cl_name_version> c_features;   // CL_DEVICE_OPENCL_C_FEATURES
-  bool subgroups = false;          // cl_khr_subgroups and __opencl_c_subgroups
+  bool subgroups = false;          // __opencl_c_subgroups
+  bool subgroup_forward_progress = false;  // and cl_khr_subgroups (device.cpp says where)
   // cl_khr_fp64: shaderFloat64, and double subnormals kept (OpenCL requires
   // CL_FP_DENORM of every device with doubles; device.cpp says where).
   bool fp64 = false;

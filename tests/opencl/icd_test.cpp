@@ -232,7 +232,11 @@ TEST_F(OpenCLIcd, DeviceAnswersAreVulkans) {
       subgroups_feature |= std::strcmp(nv.name, "__opencl_c_subgroups") == 0;
     }
     EXPECT_EQ(fp64_feature, v.features.shader_float64);
-    EXPECT_EQ(subgroups_feature, has_word(extensions, "cl_khr_subgroups"));
+    // The extension needs independent forward progress too (NVIDIA only,
+    // api/opencl/device.cpp), and claims it; the feature does not.
+    const cl_bool forward_progress = device_value<cl_bool>(d, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS);
+    EXPECT_EQ(has_word(extensions, "cl_khr_subgroups"), subgroups_feature && forward_progress);
+    EXPECT_EQ(forward_progress == CL_TRUE, subgroups_feature && v.vendor_id == 0x10de);
     EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_MAX_NUM_SUB_GROUPS) != 0, subgroups_feature);
   }
 }
