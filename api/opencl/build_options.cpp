@@ -37,8 +37,7 @@ constexpr std::array kFrontendOptions = {
     "-cl-mad-enable",                "-cl-no-signed-zeros",
     "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
     "-cl-fast-relaxed-math",         "-cl-uniform-work-group-size",
-    "-cl-no-subgroup-ifp",           "-w",
-    "-Werror",
+    "-w",                            "-Werror",
 };
 
 bool is_frontend_option(std::string_view word) {
@@ -84,9 +83,12 @@ BuildOptions parse_build_options(std::string_view options, cl_int invalid) {
       b.compile.denorms_are_zero = true;
     } else if (w == "-cl-kernel-arg-info") {
       b.kernel_arg_info = true;
-    } else if (w == "-g" || w == "-cl-no-stdinc") {
+    } else if (w == "-g" || w == "-cl-no-stdinc" || w == "-cl-no-subgroup-ifp") {
       // Debug information: nothing to keep it in. -cl-no-stdinc: the
       // declarations come from clang's builtin table, not a header.
+      // -cl-no-subgroup-ifp: a hint that the kernels need no independent
+      // forward progress of sub-groups, which changes nothing here (and
+      // clang 15's -cc1 does not know it).
     } else if (is_frontend_option(w)) {
       b.compile.frontend_options.push_back(w);
       if (w == "-cl-uniform-work-group-size") b.uniform_work_groups = true;
@@ -122,8 +124,10 @@ LinkOptions parse_link_options(std::string_view options) {
     } else if (w == "-cl-denorms-are-zero") {
       l.denorms_are_zero = true;
     } else if (w == "-cl-no-signed-zeros" || w == "-cl-unsafe-math-optimizations" || w == "-cl-finite-math-only" ||
-               w == "-cl-fast-relaxed-math" || w == "-cl-no-subgroup-ifp") {
+               w == "-cl-fast-relaxed-math") {
       l.frontend_options.push_back(w);
+    } else if (w == "-cl-no-subgroup-ifp") {
+      // A hint (parse_build_options says why it is dropped).
     } else {
       throw ClError{CL_INVALID_LINKER_OPTIONS, "unknown link option '" + w + "'"};
     }

@@ -67,6 +67,26 @@ struct Rect {
   size_t row, slice;
 };
 
+// Whether two rectangles of one buffer with the same pitches, starting at
+// byte offsets `a` and `b`, share a byte: the specification's
+// check_copy_overlap (OpenCL 3.0, appendix "Checking for Memory Copy
+// Overlap"). Their spans may overlap where the rows or slices of one fall
+// in the gaps between those of the other.
+bool rectangles_overlap(size_t a, size_t b, const size_t* region, size_t row, size_t slice) {
+  const size_t slice_size = (region[1] - 1) * row + region[0];
+  const size_t block_size = (region[2] - 1) * slice + slice_size;
+  if (b + block_size <= a || a + block_size <= b) return false;
+  const size_t a_dx = a % row, b_dx = b % row;
+  if ((b_dx >= a_dx + region[0] && b_dx + region[0] <= a_dx + row) ||
+      (a_dx >= b_dx + region[0] && a_dx + region[0] <= b_dx + row))
+    return false;
+  const size_t a_dy = a % slice, b_dy = b % slice;
+  if ((b_dy >= a_dy + slice_size && b_dy + slice_size <= a_dy + slice) ||
+      (a_dy >= b_dy + slice_size && a_dy + slice_size <= b_dy + slice))
+    return false;
+  return true;
+}
+
 // Checks a *Rect call's region and pitches (0 pitches become the tight
 // ones), returning the two sides' layouts.
 std::pair<Rect, Rect> rects(const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
@@ -273,14 +293,16 @@ cl_int CL_API_CALL enqueue_copy_buffer_rect(cl_command_queue command_queue, cl_m
     auto [s, d] = rects(src_origin, dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch);
     require(rect_end(s, region) <= from.size(), CL_INVALID_VALUE, "the region is outside the source");
     require(rect_end(d, region) <= to.size(), CL_INVALID_VALUE, "the region is outside the destination");
-    if (&from == &to || from.overlaps(to, 0, 0, std::max(from.size(), to.size()))) {
-      // The specification's test: one buffer, pitches equal, and the two
-      // rectangles' spans overlap.
+    if (&from == &to) {
+      require(src_slice_pitch == dst_slice_pitch && src_row_pitch == dst_row_pitch, CL_INVALID_VALUE,
+              "one buffer with different pitches");
+      require(!rectangles_overlap(s.origin, d.origin, region, s.row, s.slice), CL_MEM_COPY_OVERLAP,
+              "the regions overlap");
+    } else if (from.overlaps(to, 0, 0, std::max(from.size(), to.size()))) {
+      // Two buffers over one allocation (sub-buffers): their spans, which
+      // may overlap where the rectangles do not (the pitches may differ).
       const size_t a = from.offset_in_allocation() + s.origin, a_end = from.offset_in_allocation() + rect_end(s, region);
       const size_t b = to.offset_in_allocation() + d.origin, b_end = to.offset_in_allocation() + rect_end(d, region);
-      if (&from == &to)
-        require(src_slice_pitch == dst_slice_pitch && src_row_pitch == dst_row_pitch, CL_INVALID_VALUE,
-                "one buffer with different pitches");
       require(!(a < b_end && b < a_end), CL_MEM_COPY_OVERLAP, "the regions overlap");
     }
     Ref<Memory> keep_from(&from), keep_to(&to);

@@ -228,6 +228,19 @@ TEST_F(ClTest, RectCommands) {
   EXPECT_EQ(clEnqueueCopyBufferRect(queue, a, a, src_origin, src_origin, region, row, slice, row, slice, 0, nullptr,
                                     nullptr),
             CL_MEM_COPY_OVERLAP);
+  // Within one buffer, rectangles side by side: their byte spans interleave
+  // but no byte is in both (the specification's check_copy_overlap; the
+  // CTS's bufferreadwriterect copies so).
+  write(a, bytes);
+  const size_t left[3] = {0, 0, 0}, right[3] = {8, 0, 0}, half[3] = {8, 8, 2};
+  ASSERT_EQ(clEnqueueCopyBufferRect(queue, a, a, left, right, half, row, slice, row, slice, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  got = read<unsigned char>(a, slice * 2);
+  for (size_t i = 0; i < slice * 2; ++i)
+    ASSERT_EQ(got[i], bytes[i % row < 8 ? i : i - 8]) << i;
+  const size_t shifted[3] = {4, 0, 0};
+  EXPECT_EQ(clEnqueueCopyBufferRect(queue, a, a, left, shifted, half, row, slice, row, slice, 0, nullptr, nullptr),
+            CL_MEM_COPY_OVERLAP);
   clReleaseMemObject(a);
   clReleaseMemObject(b);
 }

@@ -205,7 +205,7 @@ TEST_F(ClTest, BuildLogsOptionsAndStatus) {
                            "-D undefined_thing=1 -DUNUSED -I /tmp -cl-mad-enable -cl-fast-relaxed-math "
                            "-cl-denorms-are-zero -cl-kernel-arg-info -w -cl-std=CL3.0 -cl-opt-disable "
                            "-cl-single-precision-constant -cl-no-signed-zeros -cl-finite-math-only "
-                           "-cl-unsafe-math-optimizations -cl-uniform-work-group-size -g",
+                           "-cl-unsafe-math-optimizations -cl-uniform-work-group-size -cl-no-subgroup-ifp -g",
                            nullptr, nullptr),
             CL_SUCCESS)
       << build_log(p);
