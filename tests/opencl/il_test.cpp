@@ -92,18 +92,19 @@ class IlTest : public ClTest {
   }
 };
 
-TEST_F(IlTest, TheDeviceTakesSpirv1_0To1_4) {
+// Not 1.4: the reader lacks some of its instructions (api/opencl/il.h).
+TEST_F(IlTest, TheDeviceTakesSpirv1_0To1_3) {
   char versions[128] = {};
   ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof versions, versions, nullptr), CL_SUCCESS);
-  EXPECT_EQ(std::string(versions), "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
+  EXPECT_EQ(std::string(versions), "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3");
   size_t size = 0;
   ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, 0, nullptr, &size), CL_SUCCESS);
   std::vector<cl_name_version> ils(size / sizeof(cl_name_version));
   ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, size, ils.data(), nullptr), CL_SUCCESS);
-  ASSERT_EQ(ils.size(), 5u);
+  ASSERT_EQ(ils.size(), 4u);
   EXPECT_EQ(std::string(ils[0].name), "SPIR-V");
   EXPECT_EQ(ils[0].version, cl_version(CL_MAKE_VERSION(1, 0, 0)));
-  EXPECT_EQ(ils[4].version, cl_version(CL_MAKE_VERSION(1, 4, 0)));
+  EXPECT_EQ(ils[3].version, cl_version(CL_MAKE_VERSION(1, 3, 0)));
   char extensions[4096] = {};
   ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, nullptr), CL_SUCCESS);
   EXPECT_NE(std::string(extensions).find("cl_khr_il_program"), std::string::npos) << extensions;
