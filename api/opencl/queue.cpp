@@ -35,7 +35,11 @@ void Queue::on_api_release() {
   std::unique_lock lock(state_->mutex);
   state_->released = true;
   state_->wake.notify_all();
-  const bool drained = state_->wake.wait_for(lock, kReleaseWait, [&] { return state_->finished; });
+  // Released from the worker itself (an event callback it runs): it cannot
+  // drain while it waits here.
+  const bool on_worker = std::this_thread::get_id() == worker_.get_id();
+  const bool drained =
+      !on_worker && state_->wake.wait_for(lock, kReleaseWait, [&] { return state_->finished; });
   lock.unlock();
   if (drained)
     worker_.join();

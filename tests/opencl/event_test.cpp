@@ -1,5 +1,6 @@
 // Events through the ICD: statuses, callbacks, user events, errors that
 // spread to the commands waiting, and profiling times.
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -50,6 +51,36 @@ TEST_F(ClTest, CallbacksSeeEachStage) {
   EXPECT_EQ(clSetEventCallback(e, CL_COMPLETE, record, &late), CL_SUCCESS);
   EXPECT_EQ(late.statuses, std::vector<cl_int>{CL_COMPLETE});
   clReleaseEvent(gate);
+  clReleaseEvent(e);
+  clReleaseMemObject(b);
+}
+
+// A callback that releases the queue its command ran on (the last
+// reference) returns at once: the release does not wait for the worker
+// that runs the callback (api/opencl/queue.cpp).
+TEST_F(ClTest, ACallbackMayReleaseItsQueue) {
+  struct Release {
+    cl_command_queue queue;
+    std::atomic<bool> done{false};
+    std::chrono::steady_clock::duration took{};
+  } release{clCreateCommandQueueWithProperties(context, device, nullptr, nullptr)};
+  ASSERT_NE(release.queue, nullptr);
+  cl_mem b = buffer(64);
+  const int value = 3;
+  cl_event e = nullptr;
+  ASSERT_EQ(clEnqueueFillBuffer(release.queue, b, &value, sizeof value, 0, 64, 0, nullptr, &e), CL_SUCCESS);
+  auto callback = [](cl_event, cl_int, void* data) {
+    auto* r = static_cast<Release*>(data);
+    const auto start = std::chrono::steady_clock::now();
+    clReleaseCommandQueue(r->queue);
+    r->took = std::chrono::steady_clock::now() - start;
+    r->done = true;
+  };
+  ASSERT_EQ(clSetEventCallback(e, CL_COMPLETE, callback, &release), CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &e), CL_SUCCESS);
+  for (int i = 0; i < 600 && !release.done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(release.done);
+  EXPECT_LT(release.took, std::chrono::seconds(2));
   clReleaseEvent(e);
   clReleaseMemObject(b);
 }
