@@ -128,8 +128,10 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
   for (const cl_name_version& c : c_features) opencl_c_macros += ",+" + std::string(c.name);
 }
 
-std::vector<std::string> Device::frontend_options() const {
-  return {opencl_c_macros, "-D__OPENCL_VERSION__=300"};
+CompileOptions Device::for_compiling(CompileOptions options) const {
+  options.frontend_options.push_back(opencl_c_macros);
+  options.frontend_options.push_back("-D__OPENCL_VERSION__=300");
+  return options;
 }
 
 cl_int CL_API_CALL get_device_ids(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,

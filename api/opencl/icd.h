@@ -41,6 +41,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "compile_options.h"
 #include "vkcl/device.h"
 
 namespace vkcl::opencl {
@@ -90,10 +91,10 @@ struct Device {
   // The clang option that makes a compile for this device define exactly
   // its extensions' and OpenCL C features' macros ("-cl-ext=-all,+...").
   std::string opencl_c_macros;
-  // What every compile for this device adds to the program's options:
+  // `options` with what every compile for this device adds:
   // opencl_c_macros, and __OPENCL_VERSION__, which clang leaves to the
   // implementation (the device's OpenCL version, 300).
-  std::vector<std::string> frontend_options() const;
+  CompileOptions for_compiling(CompileOptions options) const;
 
   Device(const DeviceInfo& info, cl_platform_id platform);
   cl_platform_id platform;

@@ -32,6 +32,9 @@ Platform::Platform() : handle{&kDispatch, this} {
                 name_version("cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0))};
   extension_names = names_of(extensions);
   try {
+    // Held while the devices are listed, so that the listing uses the
+    // instance (and driver load) that is kept below where it is kept.
+    std::shared_ptr<const void> instance = vkcl::Device::keep_instance();
     const std::vector<DeviceInfo> infos = vkcl::Device::list();
     // Mesa's drivers (lavapipe, radv, anv, ...) register an exit handler
     // for their shader cache's thread queue that points into the driver:
@@ -42,7 +45,7 @@ Platform::Platform() : handle{&kDispatch, this} {
     // instance is still alive then, so there it goes with the last context.
     if (std::any_of(infos.begin(), infos.end(),
                     [](const DeviceInfo& info) { return info.driver_info.find("Mesa") != std::string::npos; }))
-      vulkan_instance = vkcl::Device::keep_instance();
+      vulkan_instance = std::move(instance);
     for (const DeviceInfo& info : infos) devices.push_back(std::make_unique<Device>(info, &handle));
     // Registered after the drivers' load-time exit handlers, so it runs before them.
     std::atexit([] { Platform::get().wait_for_retiring(); });

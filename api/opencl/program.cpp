@@ -146,8 +146,7 @@ void Program::build_one(ContextDevice& device, const BuildOptions& parsed, Progr
       throw ClError{CL_INVALID_OPERATION, "a program clLinkProgram made cannot be built"};
   }
   const ModuleFeatures features = device.runtime.features();
-  options = compile_options_for(device.runtime, std::move(options));
-  for (std::string& o : device.device->frontend_options()) options.frontend_options.push_back(std::move(o));
+  options = device.device->for_compiling(compile_options_for(device.runtime, std::move(options)));
   std::string warnings;
   try {
     if (!module) module = compile_input(features, input, options, &warnings);

@@ -42,8 +42,7 @@ BuildOptions linked_options(const std::vector<ProgramBuild>& objects, const Link
 
 void Program::compile_one(ContextDevice& device, const std::vector<InputHeader>& headers, ProgramBuild& build) {
   try {
-    CompileOptions options = build.parsed.compile;
-    for (std::string& o : device.device->frontend_options()) options.frontend_options.push_back(std::move(o));
+    const CompileOptions options = device.device->for_compiling(build.parsed.compile);
     WorkerObjectResult result = origin_ == Origin::Source
                                     ? compile_object_in_worker(source_, kSourceName, options, headers)
                                     : compile_il_object_in_worker(il_, kILName, spec_constants());
