@@ -172,7 +172,7 @@ struct BufferState {
 struct ProgramState {
   std::shared_ptr<DeviceState> device;
   ModuleReflection reflection;
-  VkShaderModule module = VK_NULL_HANDLE;
+  std::vector<VkShaderModule> modules;  // by kernel index, each with that kernel alone (one_kernel_module.h)
   std::map<uint32_t, VkPipelineLayout> layouts;                // by kernel index
   std::vector<VkDescriptorSetLayout> set_layouts;               // those the layouts use
   std::map<std::vector<uint32_t>, VkPipeline> pipelines;        // by pipeline_key()

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "internal.h"
+#include "one_kernel_module.h"
 #include "pipeline_cache.h"
 #include "preserve_denormals.h"
 #include "spirv_words.h"
@@ -197,11 +198,17 @@ std::shared_ptr<ProgramState> create_program_state(const std::shared_ptr<DeviceS
   auto state = std::make_shared<detail::ProgramState>();
   state->device = dev;
   state->reflection = std::move(reflection);
-  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = code.size() * 4;
-  info.pCode = code.data();
-  detail::check(dev->vk.vkCreateShaderModule(dev->device, &info, nullptr, &state->module), "vkCreateShaderModule");
-  dev->check_validation("shader module creation");
+  for (const KernelReflection& k : state->reflection.kernels) {
+    const std::vector<uint32_t> kernel_code = detail::one_kernel_module(code, k.name);
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = kernel_code.size() * 4;
+    info.pCode = kernel_code.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    detail::check(dev->vk.vkCreateShaderModule(dev->device, &info, nullptr, &module),
+                  "vkCreateShaderModule (kernel '" + k.name + "')");
+    state->modules.push_back(module);
+    dev->check_validation("shader module creation (kernel '" + k.name + "')");
+  }
   return state;
 }
 
@@ -344,7 +351,7 @@ VkPipeline ProgramState::pipeline(uint32_t kernel_index, const std::array<uint32
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   if (required_size.requiredSubgroupSize) info.stage.pNext = &required_size;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = module;
+  info.stage.module = modules[kernel_index];
   info.stage.pName = k.name.c_str();
   info.stage.pSpecializationInfo = &specialization;
   info.layout = layout(kernel_index);
@@ -377,11 +384,11 @@ ProgramState::~ProgramState() {
   // Through retire: a submission left running may still use the pipelines.
   DeviceState& dev = *device;
   dev.retire([&dev, pipelines = std::move(pipelines), layouts = std::move(layouts),
-               set_layouts = std::move(set_layouts), module = module] {
+               set_layouts = std::move(set_layouts), modules = std::move(modules)] {
     for (auto& [key, p] : pipelines) dev.vk.vkDestroyPipeline(dev.device, p, nullptr);
     for (auto& [index, l] : layouts) dev.vk.vkDestroyPipelineLayout(dev.device, l, nullptr);
     for (VkDescriptorSetLayout l : set_layouts) dev.vk.vkDestroyDescriptorSetLayout(dev.device, l, nullptr);
-    if (module) dev.vk.vkDestroyShaderModule(dev.device, module, nullptr);
+    for (VkShaderModule m : modules) dev.vk.vkDestroyShaderModule(dev.device, m, nullptr);
   });
 }
 

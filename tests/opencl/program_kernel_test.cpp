@@ -512,4 +512,45 @@ TEST_F(ClTest, FloatingPointConfigHolds) {
   }
 }
 
+// Kernels of one program whose __local arrays each take half the device's
+// local memory, three times more than it has together. Each must run: NVIDIA's
+// driver reserved every __local variable of a module for each of its kernels
+// and lost the device (host/one_kernel_module.h; CLBlast's GEMM on the H100).
+TEST_F(ClTest, KernelsThatTogetherPassTheLocalMemoryRunAlone) {
+  cl_ulong local_bytes = 0;
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes, nullptr), CL_SUCCESS);
+  const size_t n = size_t(local_bytes / 2 / sizeof(cl_uint));
+  std::string source;
+  for (int k = 0; k < 3; ++k)
+    source += "kernel void sum" + std::to_string(k) + R"((global uint* out) {
+  local uint t[N];
+  for (uint i = get_local_id(0); i < N; i += get_local_size(0)) t[i] = i + )" +
+              std::to_string(k) + R"(;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint s = 0;
+  for (uint i = get_local_id(0); i < N; i += get_local_size(0)) s += t[N - 1 - i];
+  out[get_global_id(0)] = s;
+}
+)";
+  const std::string options = "-DN=" + std::to_string(n);
+  cl_program p = program(source, options.c_str());
+  cl_mem out = buffer(256 * sizeof(cl_uint));
+  for (int k = 0; k < 3; ++k) {
+    SCOPED_TRACE("kernel sum" + std::to_string(k));
+    cl_kernel sum = kernel(p, ("sum" + std::to_string(k)).c_str());
+    ASSERT_EQ(clSetKernelArg(sum, 0, sizeof out, &out), CL_SUCCESS);
+    const size_t global = 256, local = 64;
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue, sum, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+    const std::vector<cl_uint> got = read<cl_uint>(out, 256);
+    for (size_t item = 0; item < 256; item += 37) {
+      cl_uint expected = 0;  // the work-item's share of t[N-1-i] = N-1-i+k, i = lid, lid+64, ...
+      for (size_t i = item % local; i < n; i += local) expected += cl_uint(n - 1 - i + k);
+      EXPECT_EQ(got[item], expected) << "work-item " << item;
+    }
+    clReleaseKernel(sum);
+  }
+  clReleaseMemObject(out);
+  clReleaseProgram(p);
+}
+
 }  // namespace
