@@ -119,7 +119,7 @@ class Platform {
   std::vector<cl_name_version> extensions;  // CL_PLATFORM_EXTENSIONS_WITH_VERSION
   std::string extension_names;
   // The Vulkan instance every context's devices share, held for the life
-  // of the process where a driver is Mesa's (platform.cpp says why).
+  // of the process (platform.cpp says why).
   std::shared_ptr<const void> vulkan_instance;
 
   // Queues the application has released whose workers have not finished

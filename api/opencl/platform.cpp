@@ -32,20 +32,22 @@ Platform::Platform() : handle{&kDispatch, this} {
                 name_version("cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0))};
   extension_names = names_of(extensions);
   try {
-    // Held while the devices are listed, so that the listing uses the
-    // instance (and driver load) that is kept below where it is kept.
-    std::shared_ptr<const void> instance = vkcl::Device::keep_instance();
+    // The VkInstance (and with it the loaded drivers) is held for the life
+    // of the process, not made and destroyed with the contexts:
+    //  - Mesa's drivers (lavapipe, radv, anv, ...) register an exit handler
+    //    for their shader cache's thread queue that points into the driver:
+    //    when the last context's release destroyed the instance, the loader
+    //    unloaded the driver, and exit crashed (Device::keep_instance).
+    //  - NVIDIA's (580.159.04) does not give everything back when an
+    //    instance goes: after about 25 instances made and destroyed in one
+    //    process (a context each, in the OpenCL API tests), every
+    //    clCreateContext failed with CL_OUT_OF_RESOURCES; with the instance
+    //    held, all pass.
+    // Exit is clean with the instance alive on both, now that a queue's last
+    // release waits for its worker (queue.cpp): what hung NVIDIA's exit was
+    // a VkDevice destroyed on a worker thread while main returned.
+    vulkan_instance = vkcl::Device::keep_instance();
     const std::vector<DeviceInfo> infos = vkcl::Device::list();
-    // Mesa's drivers (lavapipe, radv, anv, ...) register an exit handler
-    // for their shader cache's thread queue that points into the driver:
-    // when the last context's release destroyed the instance, the loader
-    // unloaded the driver, and exit crashed (Device::keep_instance). With
-    // Mesa, the instance is held for the life of the process. Not with
-    // other drivers: NVIDIA's (580) hangs or crashes at exit when an
-    // instance is still alive then, so there it goes with the last context.
-    if (std::any_of(infos.begin(), infos.end(),
-                    [](const DeviceInfo& info) { return info.driver_info.find("Mesa") != std::string::npos; }))
-      vulkan_instance = std::move(instance);
     for (const DeviceInfo& info : infos) devices.push_back(std::make_unique<Device>(info, &handle));
     // Registered after the drivers' load-time exit handlers, so it runs before them.
     std::atexit([] { Platform::get().wait_for_retiring(); });

@@ -160,11 +160,12 @@ class Device {
   // Keeps the Vulkan instance that Devices created with default options
   // share, and so the drivers the loader opened for it, alive while the
   // returned value lives. Without a holder the last Device's destruction
-  // unloads them. A library that stays loaded until exit (the OpenCL ICD,
-  // where a driver is Mesa's) holds it forever: Mesa's drivers register exit
-  // handlers (the shader cache's thread queue) that point into the driver,
-  // and crash once the loader has unloaded it. It also spares a reload per
-  // context.
+  // unloads them. A library that stays loaded until exit (the OpenCL ICD)
+  // holds it forever: Mesa's drivers register exit handlers (the shader
+  // cache's thread queue) that point into the driver, and crash once the
+  // loader has unloaded it; NVIDIA's does not give everything back when an
+  // instance goes, and runs out after a few dozen. It also spares a reload
+  // per context.
   static std::shared_ptr<const void> keep_instance();
 
   Device(Device&&) noexcept;

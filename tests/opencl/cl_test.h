@@ -15,10 +15,10 @@
 
 namespace vkcl_test {
 
-// Before anything loads lavapipe: a process that made it write a new entry
-// to Mesa's shader cache may crash after main returns, once the Vulkan
-// loader has unloaded the driver (docs/opencl.md, "A crash at exit"). Until
-// the ICD keeps the driver loaded to the end, its tests run without that cache.
+// Before anything loads lavapipe: the tests write nothing to the user's Mesa
+// shader cache. (A new entry there once crashed a process after main, when
+// the driver had been unloaded before exit; the ICD now keeps it loaded, and
+// vkcl_opencl_exit_after_compile tests exactly that with a fresh cache.)
 inline const int kNoMesaShaderCache = setenv("MESA_SHADER_CACHE_DISABLE", "true", 0);
 
 // A fixture with the vkcl platform, its first device, a context and an

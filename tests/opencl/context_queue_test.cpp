@@ -216,4 +216,63 @@ TEST_F(ClTest, ReleasingAQueueStillRunsItsCommands) {
   clReleaseMemObject(b);
 }
 
+// Contexts made and released one after another, none alive in between, as a
+// test process or a library's client makes them. On the H100 every context
+// creation failed with CL_OUT_OF_RESOURCES after about 25 while the platform
+// let the last context take the VkInstance with it (NVIDIA's driver does not
+// give everything back; platform.cpp). Each round allocates, runs a kernel
+// and reads back. The program comes from the first build's binary, so that
+// the rounds cost no compilation.
+TEST_F(ClTest, ContextsMadeOneAfterAnotherGiveEverythingBack) {
+  cl_program first = program("kernel void add(global uint* x, uint v) { x[get_global_id(0)] += v; }");
+  size_t size = 0;
+  ASSERT_EQ(clGetProgramInfo(first, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), CL_SUCCESS);
+  std::vector<unsigned char> binary(size);
+  unsigned char* binaries[] = {binary.data()};
+  ASSERT_EQ(clGetProgramInfo(first, CL_PROGRAM_BINARIES, sizeof binaries, binaries, nullptr), CL_SUCCESS);
+  clReleaseProgram(first);
+  // The fixture's context goes first: no context outlives a round.
+  ASSERT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
+  ASSERT_EQ(clReleaseContext(context), CL_SUCCESS);
+  queue = nullptr;
+  context = nullptr;
+
+  constexpr size_t kItems = size_t(4) << 20;  // 16 MiB a round
+  std::string why;
+  auto notify = [](const char* message, const void*, size_t, void* user_data) {
+    *static_cast<std::string*>(user_data) = message;
+  };
+  for (int round = 0; round < 100; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    cl_int error = CL_SUCCESS;
+    cl_context c = clCreateContext(nullptr, 1, &device, notify, &why, &error);
+    ASSERT_EQ(error, CL_SUCCESS) << why;
+    cl_command_queue q = clCreateCommandQueueWithProperties(c, device, nullptr, &error);
+    ASSERT_EQ(error, CL_SUCCESS);
+    cl_mem b = clCreateBuffer(c, CL_MEM_READ_WRITE, kItems * sizeof(cl_uint), nullptr, &error);
+    ASSERT_EQ(error, CL_SUCCESS);
+    const unsigned char* code = binary.data();
+    cl_program p = clCreateProgramWithBinary(c, 1, &device, &size, &code, nullptr, &error);
+    ASSERT_EQ(error, CL_SUCCESS);
+    ASSERT_EQ(clBuildProgram(p, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "add", &error);
+    ASSERT_EQ(error, CL_SUCCESS);
+    const cl_uint zero = 0, value = cl_uint(round);
+    ASSERT_EQ(clEnqueueFillBuffer(q, b, &zero, sizeof zero, 0, kItems * sizeof(cl_uint), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(k, 1, sizeof value, &value), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    cl_uint last = 0;
+    ASSERT_EQ(clEnqueueReadBuffer(q, b, CL_TRUE, (kItems - 1) * sizeof last, sizeof last, &last, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(last, value);
+    EXPECT_EQ(clReleaseKernel(k), CL_SUCCESS);
+    EXPECT_EQ(clReleaseProgram(p), CL_SUCCESS);
+    EXPECT_EQ(clReleaseMemObject(b), CL_SUCCESS);
+    EXPECT_EQ(clReleaseCommandQueue(q), CL_SUCCESS);
+    EXPECT_EQ(clReleaseContext(c), CL_SUCCESS);
+  }
+}
+
 }  // namespace
