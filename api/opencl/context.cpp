@@ -60,6 +60,9 @@ cl_context make_context(std::vector<const Device*> devices, const cl_context_pro
     auto* context = new Context(std::move(devices), std::move(checked), notify, user_data);
     return &context->handle;
   } catch (const vkcl::Error& e) {
+    // The error code alone does not say which Vulkan call failed; pfn_notify
+    // is the only channel to the application that the API has.
+    if (notify) notify(e.what(), nullptr, 0, user_data);
     throw ClError{e.result() == VK_ERROR_OUT_OF_HOST_MEMORY ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES, e.what()};
   }
 }

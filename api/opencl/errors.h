@@ -48,6 +48,19 @@ inline cl_int current_error_code() {
   }
 }
 
+// The text of the exception being handled, for a context's pfn_notify.
+inline std::string current_error_message() {
+  try {
+    throw;
+  } catch (const ClError& e) {
+    return e.why;
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
 // Runs an entry point's body, which returns CL_SUCCESS or throws.
 template <typename Body>
 cl_int guard(Body&& body) noexcept {

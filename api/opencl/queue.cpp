@@ -146,6 +146,9 @@ void Queue::work(Ref<Queue> self) {
       } catch (...) {
         status = current_error_code();
         if (status >= 0) status = CL_OUT_OF_RESOURCES;
+        // The event's status is only a code; the context's pfn_notify
+        // gets what failed, as the specification means it to.
+        self->context().notify(current_error_message().c_str());
       }
     }
     // What the work held (buffers, kernels) goes before the event completes,
