@@ -39,6 +39,7 @@ strip -o "$root/.gpu-icd/lib/libvkcl-opencl.so" "$build/api/opencl/libvkcl-openc
 strip -o "$root/.gpu-icd/lib/vkcl-compile-worker" "$worker"
 cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 /usr/lib/x86_64-linux-gnu/libclblast.so.1 "$root/.gpu-icd/lib/"
 for t in opencl/vkcl_opencl_api_test opencl/vkcl_opencl_icd_test opencl/vkcl_opencl_multi_device_test \
+         opencl/vkcl_opencl_exit_after_compile opencl/vkcl_opencl_il_test \
          opencl/vkcl_opencl_clblast_client; do
   strip -o "$root/.gpu-icd/tests/$(basename "$t")" "$build/tests/$t"
 done

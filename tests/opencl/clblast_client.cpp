@@ -5,8 +5,10 @@
 // write. Prints one line per routine; exits non-zero on any mismatch.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <clblast.h>
 #include <clblast_c.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -59,6 +61,23 @@ void gemm_reference(size_t m, size_t n, size_t k, T alpha, const std::vector<T>&
     }
 }
 
+// CLBlast chooses its kernels' parameters by device: a GEMM wrong on one
+// device and right on another is reproduced elsewhere with these, through
+// clblast::OverrideParameters.
+void print_gemm_parameters(cl_command_queue queue, clblast::Precision precision) {
+  cl_device_id device = nullptr;
+  clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr);
+  for (const char* kernel : {"GemmRoutine", "XgemmDirect", "Xgemm", "Copy", "Pad", "Transpose", "Padtranspose"}) {
+    std::unordered_map<std::string, size_t> parameters;
+    if (clblast::RetrieveParameters(device, kernel, precision, parameters) != clblast::StatusCode::kSuccess) continue;
+    std::vector<std::pair<std::string, size_t>> sorted(parameters.begin(), parameters.end());
+    std::sort(sorted.begin(), sorted.end());
+    std::printf("  %s:", kernel);
+    for (const auto& [key, value] : sorted) std::printf(" %s=%zu", key.c_str(), value);
+    std::printf("\n");
+  }
+}
+
 template <typename T>
 void gemm(const char* name, cl_context context, cl_command_queue queue, double tolerance) {
   // Sizes that are not multiples of CLBlast's tiles, so its padding kernels run too.
@@ -79,7 +98,10 @@ void gemm(const char* name, cl_context context, cl_command_queue queue, double t
     status = CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n, k, alpha, da, 0, k, db,
                           0, n, beta, dc, 0, n, &queue, nullptr);
   gemm_reference(m, n, k, alpha, a, b, beta, c);
+  const int failed_before = failures;
   check(name, status, max_difference(download<T>(queue, dc, m * n), c), tolerance);
+  if (failures != failed_before) print_gemm_parameters(queue, sizeof(T) == 4 ? clblast::Precision::kSingle
+                                                                             : clblast::Precision::kDouble);
   for (cl_mem x : {da, db, dc}) clReleaseMemObject(x);
 }
 
