@@ -22,11 +22,12 @@
 //     by OpFConvert, exact), not by OpFConvert of the half: a driver may fold
 //     the round trip OpFConvert(OpFConvert(x)) to x, and NVIDIA's (driver
 //     580, H100) behaved as if it did for float to half and back: no result
-//     was ever corrected. Double to float and back is left to OpFConvert,
-//     which came out right there. The half's bits go through a 16-bit
-//     integer, as the one-ulp step's already did, so the module needs
-//     nothing new (Int16, shaderInt16, as before) besides FindUMsb on 32-bit
-//     integers.
+//     was ever corrected. A float result goes back to double by integer
+//     instructions too (widen_float_bits): NVIDIA's flushed a subnormal
+//     float that OpFConvert widened. The half's bits go through a 16-bit
+//     integer, as the one-ulp step's already did, and the double is built
+//     from two 32-bit words, so the module needs nothing new (Int16,
+//     shaderInt16, as before) besides FindUMsb on 32-bit integers.
 //   - RTE on these, conversions that are exact (widening, integers that
 //     every value of fit in the float type), and integer-to-integer
 //     conversions: the decoration is only dropped. RTE is then the device's
@@ -156,6 +157,58 @@ uint32_t widen_half_bits(InstructionBuilder& b, uint32_t half) {
   return b.op(Op::OpBitcast, b.float_type(32, count), {b.op(Op::OpBitwiseOr, u32, {sign, magnitude})});
 }
 
+// The float (scalar or vector) `value` as a double of the same count,
+// exactly, by integer instructions on its bits, as widen_half_bits widens a
+// half: exponent rebiased (127 to 1023; 255 to 2047 with the fraction kept),
+// a subnormal (m * 2^-149, m of 23 bits) normalised with FindUMsb, and the
+// 23-bit fraction placed at the top of double's 52. The double's two words
+// are built as 32-bit integers and bitcast, per component, so the module
+// needs no 64-bit integers. NVIDIA's driver (580, H100) flushed a subnormal
+// float that OpFConvert widened to double, with DenormPreserve 32 declared:
+// a negative result just above the subnormal boundary was then never
+// corrected (convert_float_rtp(double), the CTS's conversions).
+uint32_t widen_float_bits(InstructionBuilder& b, uint32_t value, uint32_t double_type) {
+  const uint32_t count = b.shape(b.type_of(value)).count;
+  const uint32_t u32 = b.int_type(32, count), bools = b.bool_type(count);
+  const auto k = [&](uint64_t bits) { return b.constant(u32, bits); };
+  const uint32_t f = b.op(Op::OpBitcast, u32, {value});
+  const uint32_t sign = b.op(Op::OpBitwiseAnd, u32, {f, k(0x80000000u)});
+  const uint32_t exponent = b.op(Op::OpBitwiseAnd, u32, {b.op(Op::OpShiftRightLogical, u32, {f, k(23)}), k(0xff)});
+  const uint32_t fraction = b.op(Op::OpBitwiseAnd, u32, {f, k(0x7fffff)});
+  // Normal, infinity, NaN.
+  const uint32_t wide_exponent = b.op(Op::OpSelect, u32,
+                                      {b.op(Op::OpIEqual, bools, {exponent, k(255)}), k(2047),
+                                       b.op(Op::OpIAdd, u32, {exponent, k(1023 - 127)})});
+  // Subnormal: leading one at bit p makes the exponent p - 149 (FindUMsb of
+  // 0 is -1: shifts stay below 32, and the zero case is selected away).
+  const uint32_t msb = b.glsl(GLSLstd450FindUMsb, u32, {fraction});
+  const uint32_t subnormal_exponent = b.op(Op::OpIAdd, u32, {msb, k(1023 - 149)});
+  const uint32_t subnormal_fraction = b.op(
+      Op::OpBitwiseAnd, u32, {b.op(Op::OpShiftLeftLogical, u32, {fraction, b.op(Op::OpISub, u32, {k(23), msb})}), k(0x7fffff)});
+  const uint32_t zero_exponent = b.op(Op::OpIEqual, bools, {exponent, k(0)});
+  const uint32_t zero = b.op(Op::OpIEqual, bools, {fraction, k(0)});
+  const uint32_t e = b.op(Op::OpSelect, u32,
+                          {zero_exponent, b.op(Op::OpSelect, u32, {zero, k(0), subnormal_exponent}), wide_exponent});
+  const uint32_t m = b.op(Op::OpSelect, u32, {zero_exponent, subnormal_fraction, fraction});  // 0 stays 0
+  const uint32_t high = b.op(Op::OpBitwiseOr, u32,
+                             {sign, b.op(Op::OpBitwiseOr, u32, {b.op(Op::OpShiftLeftLogical, u32, {e, k(20)}),
+                                                                b.op(Op::OpShiftRightLogical, u32, {m, k(3)})})});
+  const uint32_t low = b.op(Op::OpShiftLeftLogical, u32, {m, k(29)});
+  // Little-endian: the low word first.
+  const uint32_t pair = b.int_type(32, 2), scalar_double = b.float_type(64, 1);
+  if (count == 1) return b.op(Op::OpBitcast, double_type, {b.op(Op::OpCompositeConstruct, pair, {low, high})});
+  const uint32_t u32_scalar = b.int_type(32, 1);
+  Instruction doubles(Op::OpCompositeConstruct, double_type, b.module().new_id());
+  for (uint32_t c = 0; c < count; ++c) {
+    const uint32_t words = b.op(Op::OpCompositeConstruct, pair,
+                                {b.extract(low, u32_scalar, c), b.extract(high, u32_scalar, c)});
+    doubles.id(b.op(Op::OpBitcast, scalar_double, {words}));
+  }
+  const uint32_t result = doubles.result_id;
+  b.emit(std::move(doubles));
+  return result;
+}
+
 // A narrowing float-to-float conversion under a directed mode.
 uint32_t directed_narrowing(InstructionBuilder& b, const Instruction& conversion, Mode mode) {
   const uint32_t x = conversion.word(0);
@@ -169,9 +222,9 @@ uint32_t directed_narrowing(InstructionBuilder& b, const Instruction& conversion
   uint32_t back;
   if (narrow.width == 16) {
     back = widen_half_bits(b, rounded);
-    if (wide.width != 32) back = b.op(Op::OpFConvert, wide_type, {back});  // float to double: exact
+    if (wide.width != 32) back = b.op(Op::OpFConvert, wide_type, {back});  // float to double: exact (no subnormal)
   } else {
-    back = b.op(Op::OpFConvert, wide_type, {rounded});
+    back = widen_float_bits(b, rounded, wide_type);
   }
   // Ordered comparisons: false for NaN, which stays as it is.
   const uint32_t negative = b.op(Op::OpFOrdLessThan, bools, {x, b.float_constant(wide_type, 0.0)});
