@@ -38,7 +38,7 @@ std::vector<uint32_t> one_kernel_module(std::span<const uint32_t> words, std::st
   uint32_t kept = 0;
   size_t entry_points = 0;
   std::map<uint32_t, FunctionExtent> functions;
-  std::set<uint32_t> workgroup_variables;
+  std::set<uint32_t> module_variables;  // module-scope, other than Input and Output
   std::map<uint32_t, uint32_t> defined_in;  // result id -> function, for ids defined in functions
   uint32_t current = 0;  // the function being read, 0 outside functions
   for_each_instruction(words, [&](const SpirvInstruction& i) {
@@ -67,8 +67,10 @@ std::vector<uint32_t> one_kernel_module(std::span<const uint32_t> words, std::st
         if (current && i.operands.size() >= 3) functions[current].callees.insert(i.operands[2]);
         break;
       case spv::Op::OpVariable:
-        if (!current && i.operands.size() >= 3 && spv::StorageClass(i.operands[2]) == spv::StorageClass::Workgroup)
-          workgroup_variables.insert(i.operands[1]);
+        // Input and Output variables are the entry points' interfaces.
+        if (!current && i.operands.size() >= 3 && spv::StorageClass(i.operands[2]) != spv::StorageClass::Input &&
+            spv::StorageClass(i.operands[2]) != spv::StorageClass::Output)
+          module_variables.insert(i.operands[1]);
         break;
       default:
         break;
@@ -90,7 +92,7 @@ std::vector<uint32_t> one_kernel_module(std::span<const uint32_t> words, std::st
     if (!reached.count(id)) removed.insert(id);
   for (const auto& [id, function] : defined_in)
     if (!reached.count(function)) removed.insert(id);
-  for (uint32_t variable : workgroup_variables) {
+  for (uint32_t variable : module_variables) {
     bool named = false;
     for (uint32_t f : reached) {
       auto it = functions.find(f);

@@ -17,12 +17,17 @@
 //
 // What: `words` less the other entry points (OpEntryPoint, their
 // OpExecutionMode and OpExecutionModeId), every function the kept entry point
-// does not reach through OpFunctionCall, and every module-scope Workgroup
-// variable those functions do not name, with the debug names and decorations
-// of what went. Types, constants and other variables stay (unused ones cost
-// nothing). A module with the one entry point and nothing to remove is
-// returned word for word. An operand word that happens to equal a variable's
-// id keeps that variable: the scan errs towards keeping.
+// does not reach through OpFunctionCall, and every module-scope variable
+// other than Input and Output that those functions do not name (other
+// kernels' __local memory, push-constant blocks and storage buffers: the
+// validation layer checks every push-constant block of a one-entry-point
+// module against the pipeline layout), with the debug names and decorations
+// of what went. Types and constants stay (unused ones cost nothing), and so
+// do Input and Output variables, which entry points list. A module with the
+// one entry point and nothing to remove is returned word for word. An
+// operand word that happens to equal a variable's id keeps that variable:
+// the scan errs towards keeping. (No variable's initializer names another
+// variable in clc's modules.)
 #pragma once
 
 #include <cstdint>

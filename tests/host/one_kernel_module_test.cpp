@@ -101,6 +101,12 @@ TEST(OneKernelModule, EachKernelKeepsItsOwnLocalMemoryAndNoOtherKernel) {
     for (const std::string& mode : lines_with(lines, "OpExecutionMode"))
       EXPECT_NE(mode.find(std::string("%") + c.kernel + " "), std::string::npos) << mode;
     EXPECT_EQ(workgroup_variables(lines), c.locals);
+    // Other kernels' push-constant blocks go too (the validation layer checks
+    // every one in the module against the pipeline's layout).
+    const std::vector<std::string> blocks = lines_with(lines, "OpVariable %_ptr_PushConstant");
+    ASSERT_EQ(blocks.size(), 1u);
+    EXPECT_NE(blocks[0].find(std::string("%_ptr_PushConstant_") + c.kernel + "_push_constants "), std::string::npos)
+        << blocks[0];
     for (const char* other : {"first", "second", "third", "plain"})
       if (std::string(other) != c.kernel)
         EXPECT_TRUE(lines_with(lines, std::string("%") + other + " = OpFunction").empty()) << other;
