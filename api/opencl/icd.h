@@ -32,6 +32,7 @@
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #include <CL/cl_icd.h>
 
+#include <atomic>
 #include <cstddef>
 #include <chrono>
 #include <condition_variable>
@@ -133,6 +134,14 @@ class Platform {
   void end_retiring() const;
   static constexpr std::chrono::seconds kRetireWait{20};
 
+  // Whether the process has begun to exit (the platform's exit handler has
+  // run). Releases after that destroy nothing (release_handle): a library's
+  // static objects may release CL objects from their destructors, which run
+  // after the drivers' own exit handlers where the library was loaded first.
+  // CLBlast's program cache did, and the NVIDIA driver, already torn down,
+  // crashed the process on vkDestroyPipeline. The process is ending anyway.
+  bool exiting() const { return exiting_.load(std::memory_order_acquire); }
+
   // The vkcl object behind a handle, or null where the handle is not one of
   // this platform's (an invalid argument).
   const Device* find(cl_device_id device) const;
@@ -148,6 +157,7 @@ class Platform {
   mutable std::mutex retire_mutex_;
   mutable std::condition_variable retired_;
   mutable int retiring_ = 0;
+  mutable std::atomic<bool> exiting_{false};
 };
 
 // "OpenCL 3.0 vkcl 0.1.0": CL_PLATFORM_VERSION, which must read

@@ -38,13 +38,14 @@ class Object {
 
   // The application's count (clRetain*, clRelease*).
   void retain_api() { api_refs_.fetch_add(1, std::memory_order_relaxed); }
-  // Returns false when the count was already 0 (a release too many).
-  bool release_api() {
+  // Returns false when the count was already 0 (a release too many). With
+  // `destroy` false, the last release leaves the object be (Platform::exiting).
+  bool release_api(bool destroy = true) {
     cl_uint n = api_refs_.load(std::memory_order_relaxed);
     do {
       if (n == 0) return false;
     } while (!api_refs_.compare_exchange_weak(n, n - 1, std::memory_order_acq_rel));
-    if (n == 1) {
+    if (n == 1 && destroy) {
       on_api_release();
       release();
     }
@@ -175,10 +176,12 @@ cl_int retain_handle(typename HandleOf<T>::type* handle, cl_int invalid) {
   object->retain_api();
   return CL_SUCCESS;
 }
+// After exit has begun, a release only counts (Platform::exiting says why).
+bool process_is_exiting();
 template <typename T>
 cl_int release_handle(typename HandleOf<T>::type* handle, cl_int invalid) {
   T* object = lookup<T>(handle);
-  if (!object || !object->release_api()) return invalid;
+  if (!object || !object->release_api(!process_is_exiting())) return invalid;
   return CL_SUCCESS;
 }
 

@@ -49,8 +49,14 @@ Platform::Platform() : handle{&kDispatch, this} {
     vulkan_instance = vkcl::Device::keep_instance();
     const std::vector<DeviceInfo> infos = vkcl::Device::list();
     for (const DeviceInfo& info : infos) devices.push_back(std::make_unique<Device>(info, &handle));
-    // Registered after the drivers' load-time exit handlers, so it runs before them.
-    std::atexit([] { Platform::get().wait_for_retiring(); });
+    // Registered after the drivers' load-time exit handlers, so it runs
+    // before them: queues still retiring finish first, and releases from
+    // then on destroy nothing (exiting()).
+    std::atexit([] {
+      const Platform& platform = Platform::get();
+      platform.wait_for_retiring();
+      platform.exiting_.store(true, std::memory_order_release);
+    });
   } catch (const std::exception& e) {
     vulkan_error = e.what();
     devices.clear();
@@ -64,6 +70,8 @@ const Platform& Platform::get() {
   static const Platform* platform = new Platform;
   return *platform;
 }
+
+bool process_is_exiting() { return Platform::get().exiting(); }
 
 void Platform::begin_retiring() const {
   std::lock_guard lock(retire_mutex_);

@@ -4,11 +4,33 @@
 // thread queue, whose exit handler points into the driver library. If the
 // Vulkan driver were unloaded before exit (the last VkInstance destroyed),
 // that handler would crash the process after main (docs/opencl.md).
+//
+// It also leaves a context and a program to a static object made before
+// main, which releases them from its destructor, after the drivers' exit
+// handlers have run, as CLBlast's program cache does: on the H100 that
+// crashed in NVIDIA's torn-down driver until releases during exit stopped
+// destroying anything (Platform::exiting).
 #include <CL/cl.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace {
+
+// Made before main (so destroyed after every exit handler registered later,
+// the ICD's and the drivers'); releases what main left it.
+struct ReleasedAtExit {
+  cl_context context = nullptr;
+  cl_program program = nullptr;
+  ~ReleasedAtExit() {
+    if (!context) return;
+    const cl_int program_error = clReleaseProgram(program), context_error = clReleaseContext(context);
+    if (program_error != CL_SUCCESS || context_error != CL_SUCCESS) {
+      std::fprintf(stderr, "releases during exit failed: %d %d\n", program_error, context_error);
+      std::_Exit(4);
+    }
+  }
+} released_at_exit;
 
 const char* kSource = "kernel void twice(global int* x) { x[get_global_id(0)] *= 2; }";
 
@@ -48,8 +70,8 @@ int main() {
     if (values[i] != 2 * i) return fail("the kernel's result", values[i]);
   clReleaseMemObject(buffer);
   clReleaseKernel(kernel);
-  clReleaseProgram(program);
   clReleaseCommandQueue(queue);
-  clReleaseContext(context);
+  released_at_exit.context = context;
+  released_at_exit.program = program;
   return 0;
 }
