@@ -24,6 +24,7 @@ using test::count;
 using test::error_of;
 using test::kernel_module;
 using test::run_alone;
+using test::run_passes;
 using test::run_with;
 
 // ---------------------------------------------------------------------------
@@ -163,6 +164,55 @@ TEST(LegalizePointers, AGenericPointerIsAnErrorThatSaysSo) {
 // 64-bit conversions left unused must go, names and all. Chains as
 // legalize_pointers leaves them (one OpAccessChain from the variable), so no
 // earlier pass is needed.
+// `((global float*)p)[i]` on a `global float4* p`: LLVM folds the cast
+// into a GEP into the vector, which the translator writes as a chain whose
+// last index, a runtime value, picks the component. Past 3 that index is
+// undefined in SPIR-V; the pass takes the address in floats instead. A
+// constant index in range stays a component of the vector; an element
+// index other than 0 stays in front, in vectors.
+TEST(AddressDynamicVectorComponents, ARuntimeComponentIndexBecomesAnAddressInComponents) {
+  const std::string text = run_passes({"legalize_pointers", "address_dynamic_vector_components"}, kernel_module(R"(
+               OpCapability Int64
+               OpCapability Vector16
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+     %float4 = OpTypeVector %float 4
+      %ulong = OpTypeInt 64 0
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_2 = OpConstant %ulong 2
+   %ulong_3 = OpConstant %ulong 3
+ %vector_ptr = OpTypePointer CrossWorkgroup %float4
+  %float_ptr = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %vector_ptr %float_ptr %ulong
+     %kernel = OpFunction %void None %fn
+          %p = OpFunctionParameter %vector_ptr
+        %out = OpFunctionParameter %float_ptr
+          %i = OpFunctionParameter %ulong
+      %entry = OpLabel
+    %dynamic = OpInBoundsPtrAccessChain %float_ptr %p %ulong_0 %i
+          %a = OpLoad %float %dynamic Aligned 4
+    %further = OpInBoundsPtrAccessChain %float_ptr %p %ulong_2 %i
+          %b = OpLoad %float %further Aligned 4
+      %fixed = OpInBoundsPtrAccessChain %float_ptr %p %i %ulong_3
+          %c = OpLoad %float %fixed Aligned 4
+       %sum1 = OpFAdd %float %a %b
+       %sum2 = OpFAdd %float %sum1 %c
+               OpStore %out %sum2 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"));
+  // p[0][i]: the base cast to float*, then i floats on.
+  const std::string cast = captured(text, R"((%\w+) = OpBitcast %float_ptr %p\n)");
+  EXPECT_TRUE(contains(text, "%dynamic = OpPtrAccessChain %float_ptr " + cast + " %i\n")) << text;
+  // p[2][i]: to the third vector first, then cast.
+  const std::string third = captured(text, R"((%\w+) = OpPtrAccessChain %vector_ptr %p %ulong_2\n)");
+  const std::string third_cast = captured(text, "(%\\w+) = OpBitcast %float_ptr " + third + "\n");
+  EXPECT_TRUE(contains(text, "%further = OpPtrAccessChain %float_ptr " + third_cast + " %i\n")) << text;
+  // p[i][3]: in range, a component.
+  EXPECT_TRUE(contains(text, "%fixed = OpPtrAccessChain %float_ptr %p %i %ulong_3\n")) << text;
+  EXPECT_TRUE(contains(text, "OpDecorate %float_ptr ArrayStride 4\n")) << text;
+}
+
 TEST(NarrowLocalIndices, ExtendedIndicesIntoALocalArrayBecomeTheirThirtyTwoBitValues) {
   const std::string text = run_alone("narrow_local_indices", kernel_module(R"(
                OpCapability Int64
