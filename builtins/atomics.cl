@@ -32,14 +32,19 @@
 // (OpAtomicCompareExchangeWeak and OpAtomicFlag* need the Kernel capability);
 // an atomic_flag is an int that test_and_set exchanges with 1 and clear
 // stores 0 to; float and double loads, stores, exchanges and
-// compare-exchanges act on the bits as int/long, which Vulkan allows without
-// the float-atomics features; atomic_init is a plain (non-atomic) store.
+// compare-exchanges on __global memory act on the bits as int/long, which
+// Vulkan allows without the float-atomics features; on __local memory,
+// loads, stores and exchanges are the float atomics themselves (their int
+// view would need a cast of a Workgroup pointer, which the lowering cannot
+// do), which need VK_EXT_shader_atomic_float's shaderSharedFloat32Atomics
+// or shaderSharedFloat64Atomics (map_memory_semantics records the need; a
+// device without it refuses the program); atomic_init is a plain
+// (non-atomic) store.
 //
 // Not provided (a call is a compile error naming it): atomics on float values
 // (atomic_fetch_add on atomic_float, cl_ext_float_atomics), atomics on
-// __private memory, and float/double atomics on __local memory (their int
-// view would need a cast of a Workgroup pointer, which the lowering cannot
-// do yet; the float atomics themselves need VK_EXT_shader_atomic_float).
+// __private memory, and float/double compare-exchange on __local memory
+// (Vulkan has no float compare-exchange).
 
 #include "vkcl_memory_model.h"
 
@@ -214,11 +219,80 @@ static inline cl_mem_fence_flags memory_of(const volatile __generic void* object
   (memory_of(object) == CLK_LOCAL_MEM_FENCE ? ({ __local QT* p = (__local QT*)(object); call; }) \
                                             : ({ __global QT* p = (__global QT*)(object); call; }))
 
-// float and double atomics act on their bits as int or long: global memory only.
+// float and double compare-exchanges act on their bits as int or long: global memory only.
 static inline void check_bits_atomic(const volatile __generic void* object) {
-  if (memory_of(object) == CLK_LOCAL_MEM_FENCE) __vkcl_error_float_atomic_on_local_memory();
+  if (memory_of(object) == CLK_LOCAL_MEM_FENCE) __vkcl_error_float_compare_exchange_on_local_memory();
 }
 #define NO_CHECK(object)
+
+// float and double on __local memory: loads, stores and exchanges of the
+// values themselves.
+#define DEFINE_LOCAL_FLOAT_CORE(T)                                                                                 \
+  T OVERLOADABLE __spirv_AtomicLoad(volatile __local T* pointer, uint scope, uint semantics);                      \
+  void OVERLOADABLE __spirv_AtomicStore(volatile __local T* pointer, uint scope, uint semantics, T value);         \
+  T OVERLOADABLE __spirv_AtomicExchange(volatile __local T* pointer, uint scope, uint semantics, T value);         \
+  static inline T OVERLOADABLE load_core(volatile __local T* p, memory_order order, memory_scope scope) {         \
+    return __spirv_AtomicLoad(p, atomic_scope(CLK_LOCAL_MEM_FENCE, scope),                                        \
+                              ordered_semantics(CLK_LOCAL_MEM_FENCE, load_ordering(order)));                       \
+  }                                                                                                                \
+  static inline void OVERLOADABLE store_core(volatile __local T* p, T value, memory_order order,                  \
+                                             memory_scope scope) {                                                 \
+    __spirv_AtomicStore(p, atomic_scope(CLK_LOCAL_MEM_FENCE, scope),                                              \
+                        ordered_semantics(CLK_LOCAL_MEM_FENCE, store_ordering(order)), value);                     \
+  }                                                                                                                \
+  DEFINE_RMW(T, __local, CLK_LOCAL_MEM_FENCE, exchange, AtomicExchange)
+
+DEFINE_LOCAL_FLOAT_CORE(float)
+#if defined(VKCL_INT64_ATOMICS) && defined(cl_khr_fp64)
+DEFINE_LOCAL_FLOAT_CORE(double)
+#endif
+
+// `local_call` with `p` the generic `object` as a __local T*, or
+// `global_call` with it as a __global R* (R: T's bits as an integer).
+#define ON_FLOAT_MEMORY_OF(object, T, R, local_call, global_call)                                      \
+  (memory_of(object) == CLK_LOCAL_MEM_FENCE                                                            \
+       ? ({ volatile __local T* p = (volatile __local T*)(object); local_call; })                      \
+       : ({ volatile __global R* p = (volatile __global R*)(object); global_call; }))
+
+// Load, store, exchange, compare-exchange and init of atomic_T for float
+// and double: on __local memory the float atomics, on __global memory the
+// atomics on their bits as R; compare-exchange on the bits only.
+#define DEFINE_C11_FLOAT_ACCESS(T, R, TO_R, FROM_R)                                                                   \
+  void OVERLOADABLE atomic_init(volatile __generic atomic_##T* object, T value) {                                    \
+    ON_MEMORY_OF(object, T, *p = value);                                                                             \
+  }                                                                                                                  \
+  T OVERLOADABLE atomic_load_explicit(volatile __generic atomic_##T* object, memory_order order, memory_scope scope) { \
+    return ON_FLOAT_MEMORY_OF(object, T, R, load_core(p, order, scope), FROM_R(load_core(p, order, scope)));       \
+  }                                                                                                                  \
+  T OVERLOADABLE atomic_load_explicit(volatile __generic atomic_##T* object, memory_order order) {                   \
+    return atomic_load_explicit(object, order, memory_scope_device);                                                 \
+  }                                                                                                                  \
+  T OVERLOADABLE atomic_load(volatile __generic atomic_##T* object) {                                                \
+    return atomic_load_explicit(object, memory_order_seq_cst, memory_scope_device);                                  \
+  }                                                                                                                  \
+  void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order,        \
+                                          memory_scope scope) {                                                      \
+    ON_FLOAT_MEMORY_OF(object, T, R, store_core(p, value, order, scope), store_core(p, TO_R(value), order, scope)); \
+  }                                                                                                                  \
+  void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order) {      \
+    atomic_store_explicit(object, value, order, memory_scope_device);                                                \
+  }                                                                                                                  \
+  void OVERLOADABLE atomic_store(volatile __generic atomic_##T* object, T value) {                                   \
+    atomic_store_explicit(object, value, memory_order_seq_cst, memory_scope_device);                                 \
+  }                                                                                                                  \
+  T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order,        \
+                                          memory_scope scope) {                                                      \
+    return ON_FLOAT_MEMORY_OF(object, T, R, exchange_core(p, value, order, scope),                                  \
+                              FROM_R(exchange_core(p, TO_R(value), order, scope)));                                  \
+  }                                                                                                                  \
+  T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order) {      \
+    return atomic_exchange_explicit(object, value, order, memory_scope_device);                                      \
+  }                                                                                                                  \
+  T OVERLOADABLE atomic_exchange(volatile __generic atomic_##T* object, T value) {                                   \
+    return atomic_exchange_explicit(object, value, memory_order_seq_cst, memory_scope_device);                       \
+  }                                                                                                                  \
+  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, check_bits_atomic, strong)                                         \
+  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, check_bits_atomic, weak)
 
 // Load, store, exchange, compare-exchange and init of atomic_T, on its bits
 // as R (T itself for integers, int/long for float/double; CHECK rejects what
@@ -313,7 +387,7 @@ static inline void check_bits_atomic(const volatile __generic void* object) {
 
 DEFINE_C11_INTEGER(int)
 DEFINE_C11_INTEGER(uint)
-DEFINE_C11_ACCESS(float, int, as_int, as_float, check_bits_atomic)
+DEFINE_C11_FLOAT_ACCESS(float, int, as_int, as_float)
 #ifdef VKCL_INT64_ATOMICS
 DEFINE_C11_INTEGER(long)
 DEFINE_C11_INTEGER(ulong)
@@ -321,7 +395,7 @@ DEFINE_C11_INTEGER(ulong)
 DEFINE_C11_FETCH(ulong, long, add)
 DEFINE_C11_FETCH(ulong, long, sub)
 #if defined(cl_khr_fp64)
-DEFINE_C11_ACCESS(double, long, as_long, as_double, check_bits_atomic)
+DEFINE_C11_FLOAT_ACCESS(double, long, as_long, as_double)
 #endif
 #endif
 
@@ -398,6 +472,5 @@ float OVERLOADABLE atomic_xchg(volatile __global float* p, float value) {
   return as_float(exchange_core((volatile __global int*)p, as_int(value), memory_order_relaxed, memory_scope_device));
 }
 float OVERLOADABLE atomic_xchg(volatile __local float* p, float value) {
-  __vkcl_error_float_atomic_on_local_memory();
-  return value;
+  return exchange_core(p, value, memory_order_relaxed, memory_scope_device);
 }

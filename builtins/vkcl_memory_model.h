@@ -39,7 +39,7 @@ void __vkcl_error_invalid_order_for_atomic_load(void);
 void __vkcl_error_invalid_order_for_atomic_store(void);
 void __vkcl_error_invalid_failure_order(void);
 void __vkcl_error_failure_order_stronger_than_success(void);
-void __vkcl_error_float_atomic_on_local_memory(void);
+void __vkcl_error_float_compare_exchange_on_local_memory(void);
 
 #define CLK_ALL_MEM_FENCES (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE | CLK_IMAGE_MEM_FENCE)
 

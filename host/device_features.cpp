@@ -62,6 +62,12 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool wan
     if (api_version < VK_API_VERSION_1_3) extensions_.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     link(subgroup_size_control_);
   }
+  // Loads, stores and exchanges of float and double on local memory.
+  const bool atomic_float = has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  if (atomic_float) {
+    extensions_.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    link(atomic_float_);
+  }
   // Kernels whose pointer arguments are storage buffers push them per
   // dispatch (spirv/bind_storage_buffers.cpp); never core before 1.4.
   const bool push_descriptor = has_extension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
@@ -154,6 +160,8 @@ FeatureSet::FeatureSet(VkPhysicalDevice physical, uint32_t api_version, bool wan
     s.shader_shared_int64_atomics = atomic_int64_.shaderSharedInt64Atomics;
     s.subgroup_extended_types = s.subgroup_basic && subgroup_extended_types_.shaderSubgroupExtendedTypes;
   }
+  s.shader_shared_float32_atomics = atomic_float_.shaderSharedFloat32Atomics;
+  s.shader_shared_float64_atomics = s.shader_float64 && atomic_float_.shaderSharedFloat64Atomics;
   if (float_controls) {
     // The widths whose subnormals the device can preserve. Where it cannot
     // set denormal behaviour for each width on its own
@@ -223,6 +231,12 @@ const VkPhysicalDeviceFeatures2* FeatureSet::enable_chain() {
     v12.shaderSubgroupExtendedTypes = v12_.shaderSubgroupExtendedTypes;
     v12_ = v12;
   }
+  // Of the float atomics, what a module can ask for: none on buffers (their
+  // bits are atomics on int and long) or images, and no additions.
+  const VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float = atomic_float_;
+  atomic_float_ = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT, atomic_float.pNext};
+  atomic_float_.shaderSharedFloat32Atomics = atomic_float.shaderSharedFloat32Atomics;
+  atomic_float_.shaderSharedFloat64Atomics = atomic_float.shaderSharedFloat64Atomics;
   // vkcl never asks for full sub-groups (VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT).
   subgroup_size_control_.computeFullSubgroups = VK_FALSE;
   if (api_version_ < VK_API_VERSION_1_2) {

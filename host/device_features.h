@@ -3,7 +3,8 @@
 // and instance are 1.2 or newer, else the KHR extension structures; and the
 // sub-group size control of Vulkan 1.3 or VK_EXT_subgroup_size_control; and
 // which float widths' subnormals the device can preserve (float controls,
-// Vulkan 1.2 or VK_KHR_shader_float_controls, enabled wherever offered).
+// Vulkan 1.2 or VK_KHR_shader_float_controls, enabled wherever offered); and
+// float atomics on local memory (VK_EXT_shader_atomic_float, likewise).
 #pragma once
 
 #include <volk.h>
@@ -65,6 +66,9 @@ class FeatureSet {
   // Core 1.3 or VK_EXT_subgroup_size_control; chained only where one of them is there.
   VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  // VK_EXT_shader_atomic_float (never core): chained where offered.
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   // Chained only when asked for and offered.
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipeline_executable_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};

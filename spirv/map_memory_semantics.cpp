@@ -19,7 +19,8 @@
 // scope under the Vulkan memory model declares VulkanMemoryModelDeviceScope.
 // Atomics on 64-bit integers declare Int64Atomics and need
 // shaderBufferInt64Atomics (global memory) or shaderSharedInt64Atomics (local
-// memory). OpAtomicCompareExchangeWeak becomes OpAtomicCompareExchange (a
+// memory); loads, stores and exchanges of float or double on local memory
+// need shaderSharedFloat32Atomics or shaderSharedFloat64Atomics. OpAtomicCompareExchangeWeak becomes OpAtomicCompareExchange (a
 // valid weak compare-exchange; the Weak form needs Kernel); OpAtomicFlag*
 // (Kernel only) are rejected: builtins/atomics.cl never emits them.
 #include "compile_error.h"
@@ -102,6 +103,19 @@ class MapMemorySemantics final : public Pass {
     i.words[2] = map_semantics(m, i.words[2], vulkan);
     if (i.opcode == Op::OpAtomicCompareExchange) i.words[3] = map_semantics(m, i.words[3], vulkan);
     require_int64_atomics(m, context, types.at(i.word(0)));
+    require_shared_float_atomics(m, context, types.at(i.word(0)));
+  }
+
+  // Float and double atomics from OpenCL C reach here only on local memory
+  // (builtins/atomics.cl does those on global memory on their bits as int
+  // and long), and only loads, stores and exchanges: VK_EXT_shader_atomic_float's
+  // shaderSharedFloat32Atomics and shaderSharedFloat64Atomics.
+  static void require_shared_float_atomics(Module& m, LoweringContext& context, uint32_t pointer_type) {
+    const Instruction* pointee = m.find_global(m.pointee_of(pointer_type));
+    if (pointee == nullptr || pointee->opcode != Op::OpTypeFloat) return;
+    if (m.storage_class_of(pointer_type) != spv::StorageClass::Workgroup) return;
+    ModuleFeatures& features = context.reflection.features;
+    (pointee->word(0) == 64 ? features.shader_shared_float64_atomics : features.shader_shared_float32_atomics) = true;
   }
 
   static void require_int64_atomics(Module& m, LoweringContext& context, uint32_t pointer_type) {

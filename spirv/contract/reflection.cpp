@@ -64,6 +64,8 @@ constexpr std::pair<std::string_view, bool ModuleFeatures::*> kFeatureNames[] = 
     {"subgroup_extended_types", &ModuleFeatures::subgroup_extended_types},
     {"shader_buffer_int64_atomics", &ModuleFeatures::shader_buffer_int64_atomics},
     {"shader_shared_int64_atomics", &ModuleFeatures::shader_shared_int64_atomics},
+    {"shader_shared_float32_atomics", &ModuleFeatures::shader_shared_float32_atomics},
+    {"shader_shared_float64_atomics", &ModuleFeatures::shader_shared_float64_atomics},
     {"denorm_preserve_float16", &ModuleFeatures::denorm_preserve_float16},
     {"denorm_preserve_float32", &ModuleFeatures::denorm_preserve_float32},
     {"denorm_preserve_float64", &ModuleFeatures::denorm_preserve_float64},

@@ -156,6 +156,10 @@ struct ModuleFeatures {
   bool subgroup_extended_types = false;  // 8/16/64-bit integers and half in them (shaderSubgroupExtendedTypes)
   bool shader_buffer_int64_atomics = false;  // 64-bit integer atomics on global memory (Int64Atomics)
   bool shader_shared_int64_atomics = false;  // 64-bit integer atomics on local memory (Int64Atomics)
+  // Loads, stores and exchanges of float or double on local memory
+  // (VK_EXT_shader_atomic_float's shaderSharedFloat32Atomics, shaderSharedFloat64Atomics).
+  bool shader_shared_float32_atomics = false;
+  bool shader_shared_float64_atomics = false;
   // The device can keep subnormals of that width (VkPhysicalDeviceFloatControlsProperties::
   // shaderDenormPreserveFloat16/32/64), so that a module may declare the DenormPreserve
   // execution mode. clc never asks for these: the runtime adds the mode where the device

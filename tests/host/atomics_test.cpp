@@ -157,6 +157,33 @@ const char* model_name(MemoryModel model) { return model == MemoryModel::Vulkan 
 // Built once per source and memory model. Vulkan: build_program, as a user
 // would; GLSL450: compiled for a device without vulkanMemoryModel (through
 // VKCL_MODULE_CACHE like build_program) and run on this one.
+// Float atomics on __local memory (VK_EXT_shader_atomic_float): every
+// work-item exchanges its id into one slot; the ids read back, with the
+// slot's last value, are each id once. Then a relaxed store of the largest
+// and a load back, and legacy atomic_xchg.
+constexpr const char* kLocalFloatSource = R"CL(
+__kernel void exchange_ids(__global float* seen, __global float* last) {
+  __local atomic_float slot;
+  __local float legacy;
+  if (get_local_id(0) == 0) {
+    atomic_init(&slot, -1.0f);
+    legacy = -2.0f;
+  }
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  const float id = (float)get_local_id(0);
+  seen[get_global_id(0)] =
+      atomic_exchange_explicit(&slot, id, memory_order_relaxed, memory_scope_work_group);
+  atomic_xchg(&legacy, id);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    const float final_value = atomic_load_explicit(&slot, memory_order_relaxed, memory_scope_work_group);
+    atomic_store_explicit(&slot, final_value + 0.5f, memory_order_relaxed, memory_scope_work_group);
+    last[2 * get_group_id(0)] = atomic_load_explicit(&slot, memory_order_relaxed, memory_scope_work_group);
+    last[2 * get_group_id(0) + 1] = legacy;
+  }
+}
+)CL";
+
 Program& program_for(const char* source, MemoryModel model) {
   // The device first: statics are destroyed in reverse order, and these
   // programs must go before it and before the driver's exit handlers.
@@ -402,6 +429,28 @@ TEST_P(AtomicsOnDevice, Int64AtomicsWhereTheDeviceHasThem) {
   l.set_arg("out", out);
   test::device().run(l, NDRange::make({n}, {local}));
   EXPECT_EQ(out.read<int64_t>(n / local), std::vector<int64_t>(n / local, local));
+}
+
+TEST_P(AtomicsOnDevice, LocalFloatExchangesLoadsAndStoresWhereTheDeviceHasThem) {
+  if (!test::device().features().shader_shared_float32_atomics)
+    GTEST_SKIP() << "the device lacks shaderSharedFloat32Atomics (VK_EXT_shader_atomic_float)";
+  Program& program = program_for(kLocalFloatSource, GetParam());
+  constexpr uint32_t groups = 16, local = 64;
+  Buffer seen(test::device(), groups * local * sizeof(float)), last(test::device(), groups * 2 * sizeof(float));
+  Kernel k = program.kernel("exchange_ids");
+  k.set_arg("seen", seen);
+  k.set_arg("last", last);
+  test::device().run(k, NDRange::make({groups * local}, {local}));
+  const std::vector<float> got = seen.read<float>(groups * local), ends = last.read<float>(groups * 2);
+  for (uint32_t g = 0; g < groups; ++g) {
+    // The values read, and the slot's last value, are -1 and every id once.
+    std::vector<float> values(got.begin() + g * local, got.begin() + (g + 1) * local);
+    values.push_back(ends[2 * g] - 0.5f);
+    std::sort(values.begin(), values.end());
+    for (uint32_t i = 0; i <= local; ++i) EXPECT_EQ(values[i], float(i) - 1.0f) << "group " << g;
+    EXPECT_GE(ends[2 * g + 1], 0.0f) << "group " << g;  // some work-item's id: atomic_xchg stored it
+    EXPECT_LT(ends[2 * g + 1], float(local)) << "group " << g;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(MemoryModels, AtomicsOnDevice, ::testing::Values(MemoryModel::Vulkan, MemoryModel::GLSL450),

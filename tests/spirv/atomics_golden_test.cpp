@@ -762,13 +762,56 @@ TEST(AtomicsGoldenErrors, NonConstantOrderIsAnError) {
                        CL20, "compile-time constants");
 }
 
-TEST(AtomicsGoldenErrors, FloatAtomicsOnLocalMemoryAreNotSupportedYet) {
-  expect_error_at_call("__kernel void k(__local float* p, __global float* out) {\n  float expected = 2;\n"
-                       "  out[0] = atomic_xchg(p, 1.5f);\n}\n",
-                       CL12, "__local memory are not supported yet");
+// On __local memory the float atomics themselves (a Workgroup pointer
+// cannot be cast to view the bits), which need VK_EXT_shader_atomic_float:
+// the reflection names the feature, for float or double, and only there.
+TEST(AtomicsGoldenFloat, LocalLoadsStoresAndExchangesAreFloatAtomicsThatNeedTheFeature) {
+  struct LocalCase {
+    std::string kernel;
+    OpenCLStd version;
+    spv::Op opcode;
+    bool float64;
+  };
+  const LocalCase cases[] = {
+      {"__kernel void k(__local float* p, __global float* out) {\n  float expected = 2;\n"
+       "  out[0] = atomic_xchg(p, 1.5f);\n}\n", CL12, spv::Op::OpAtomicExchange, false},
+      {"__kernel void k(__local atomic_float* p, __global float* out) {\n  float expected = 2;\n"
+       "  out[0] = atomic_load_explicit(p, memory_order_acquire, memory_scope_work_group);\n}\n",
+       CL20, spv::Op::OpAtomicLoad, false},
+      {"__kernel void k(__local atomic_float* p, __global float* out) {\n  float expected = 2;\n"
+       "  atomic_store_explicit(p, out[0], memory_order_release, memory_scope_work_group);\n}\n",
+       CL20, spv::Op::OpAtomicStore, false},
+      {"__kernel void k(__local atomic_double* p, __global double* out) {\n  double expected = 2;\n"
+       "  out[0] = atomic_exchange(p, 1.0);\n}\n", CL30, spv::Op::OpAtomicExchange, true},
+  };
+  for (const LocalCase& c : cases) {
+    ModuleFeatures features;
+    const std::vector<uint32_t> words = compiled_or_fail(c.kernel, c.version, vulkan_device(), &features);
+    if (words.empty()) continue;
+    const std::vector<Atomic> atomics = atomics_in(words);
+    ASSERT_EQ(atomics.size(), 1u) << c.kernel;
+    EXPECT_EQ(opcode_name(atomics[0].opcode), opcode_name(c.opcode)) << c.kernel;
+    EXPECT_EQ(atomic_integer_widths(words), std::vector<uint32_t>{0}) << disassemble(words);  // the value, not its bits
+    EXPECT_EQ(features.shader_shared_float32_atomics, !c.float64) << c.kernel;
+    EXPECT_EQ(features.shader_shared_float64_atomics, c.float64) << c.kernel;
+    ModuleReflection reflection;
+    reflection.features = features;
+    const std::string text = serialize(reflection);
+    EXPECT_NE(text.find(c.float64 ? "feature shader_shared_float64_atomics\n" : "feature shader_shared_float32_atomics\n"),
+              std::string::npos) << text;
+    EXPECT_TRUE(missing_features(parse_reflection(text).features, features).empty()) << text;
+  }
+  // On __global memory, the bits: no feature.
+  ModuleFeatures features;
+  compiled_or_fail("__kernel void k(__global float* p, __global float* out) {\n  out[0] = atomic_xchg(p, 1.5f);\n}\n",
+                   CL12, vulkan_device(), &features);
+  EXPECT_FALSE(features.shader_shared_float32_atomics || features.shader_shared_float64_atomics);
+}
+
+TEST(AtomicsGoldenErrors, FloatCompareExchangeOnLocalMemoryIsAnError) {
   expect_error_at_call("__kernel void k(__local atomic_float* p, __global float* out) {\n  float expected = 2;\n"
-                       "  out[0] = atomic_load(p);\n}\n",
-                       CL20, "__local memory are not supported yet");
+                       "  out[0] = atomic_compare_exchange_strong(p, &expected, 1.5f);\n}\n",
+                       CL20, "compare-exchange on __local memory is not supported");
 }
 
 TEST(AtomicsGoldenErrors, FloatArithmeticIsNotSupported) {

@@ -497,8 +497,9 @@ std::string unresolved_call_problem(llvm::StringRef mangled) {
     if (ref == "__vkcl_error_invalid_failure_order")
       return "invalid failure memory_order for atomic_compare_exchange: memory_order_release and "
              "memory_order_acq_rel are not allowed";
-    if (ref == "__vkcl_error_float_atomic_on_local_memory")
-      return "float and double atomics on __local memory are not supported yet (on __global memory they are)";
+    if (ref == "__vkcl_error_float_compare_exchange_on_local_memory")
+      return "float and double compare-exchange on __local memory is not supported (Vulkan has no float "
+             "compare-exchange; on __global memory it acts on the bits, and __local loads, stores and exchanges work)";
     if (ref == "__vkcl_error_failure_order_stronger_than_success")
       return "invalid failure memory_order for atomic_compare_exchange: it may not be stronger than the success "
              "memory_order";
