@@ -264,15 +264,27 @@ DEFINE_LOCAL_FLOAT_CORE(double)
   T OVERLOADABLE atomic_load_explicit(volatile __generic atomic_##T* object, memory_order order, memory_scope scope) { \
     return ON_FLOAT_MEMORY_OF(object, T, R, load_core(p, order, scope), FROM_R(load_core(p, order, scope)));       \
   }                                                                                                                  \
+  void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order,        \
+                                          memory_scope scope) {                                                      \
+    ON_FLOAT_MEMORY_OF(object, T, R, store_core(p, value, order, scope), store_core(p, TO_R(value), order, scope)); \
+  }                                                                                                                  \
+  T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order,        \
+                                          memory_scope scope) {                                                      \
+    return ON_FLOAT_MEMORY_OF(object, T, R, exchange_core(p, value, order, scope),                                  \
+                              FROM_R(exchange_core(p, TO_R(value), order, scope)));                                  \
+  }                                                                                                                  \
+  DEFINE_C11_ACCESS_DEFAULTS(T)                                                                                    \
+  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, check_bits_atomic, strong)                                         \
+  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, check_bits_atomic, weak)
+
+// The overloads of load, store and exchange with a default scope or order,
+// for any atomic_T: they call the _explicit form with every argument.
+#define DEFINE_C11_ACCESS_DEFAULTS(T)                                                                                 \
   T OVERLOADABLE atomic_load_explicit(volatile __generic atomic_##T* object, memory_order order) {                   \
     return atomic_load_explicit(object, order, memory_scope_device);                                                 \
   }                                                                                                                  \
   T OVERLOADABLE atomic_load(volatile __generic atomic_##T* object) {                                                \
     return atomic_load_explicit(object, memory_order_seq_cst, memory_scope_device);                                  \
-  }                                                                                                                  \
-  void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order,        \
-                                          memory_scope scope) {                                                      \
-    ON_FLOAT_MEMORY_OF(object, T, R, store_core(p, value, order, scope), store_core(p, TO_R(value), order, scope)); \
   }                                                                                                                  \
   void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order) {      \
     atomic_store_explicit(object, value, order, memory_scope_device);                                                \
@@ -280,19 +292,12 @@ DEFINE_LOCAL_FLOAT_CORE(double)
   void OVERLOADABLE atomic_store(volatile __generic atomic_##T* object, T value) {                                   \
     atomic_store_explicit(object, value, memory_order_seq_cst, memory_scope_device);                                 \
   }                                                                                                                  \
-  T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order,        \
-                                          memory_scope scope) {                                                      \
-    return ON_FLOAT_MEMORY_OF(object, T, R, exchange_core(p, value, order, scope),                                  \
-                              FROM_R(exchange_core(p, TO_R(value), order, scope)));                                  \
-  }                                                                                                                  \
   T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order) {      \
     return atomic_exchange_explicit(object, value, order, memory_scope_device);                                      \
   }                                                                                                                  \
   T OVERLOADABLE atomic_exchange(volatile __generic atomic_##T* object, T value) {                                   \
     return atomic_exchange_explicit(object, value, memory_order_seq_cst, memory_scope_device);                       \
-  }                                                                                                                  \
-  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, check_bits_atomic, strong)                                         \
-  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, check_bits_atomic, weak)
+  }
 
 // Load, store, exchange, compare-exchange and init of atomic_T, on its bits
 // as R (T itself for integers, int/long for float/double; CHECK rejects what
@@ -305,34 +310,17 @@ DEFINE_LOCAL_FLOAT_CORE(double)
     CHECK(object);                                                                                                  \
     return FROM_R(ON_MEMORY_OF(object, volatile R, load_core(p, order, scope)));                                    \
   }                                                                                                                 \
-  T OVERLOADABLE atomic_load_explicit(volatile __generic atomic_##T* object, memory_order order) {                  \
-    return atomic_load_explicit(object, order, memory_scope_device);                                                \
-  }                                                                                                                 \
-  T OVERLOADABLE atomic_load(volatile __generic atomic_##T* object) {                                               \
-    return atomic_load_explicit(object, memory_order_seq_cst, memory_scope_device);                                 \
-  }                                                                                                                 \
   void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order,       \
                                           memory_scope scope) {                                                     \
     CHECK(object);                                                                                                  \
     ON_MEMORY_OF(object, volatile R, store_core(p, TO_R(value), order, scope));                                     \
-  }                                                                                                                 \
-  void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order) {     \
-    atomic_store_explicit(object, value, order, memory_scope_device);                                               \
-  }                                                                                                                 \
-  void OVERLOADABLE atomic_store(volatile __generic atomic_##T* object, T value) {                                  \
-    atomic_store_explicit(object, value, memory_order_seq_cst, memory_scope_device);                                \
   }                                                                                                                 \
   T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order,       \
                                           memory_scope scope) {                                                     \
     CHECK(object);                                                                                                  \
     return FROM_R(ON_MEMORY_OF(object, volatile R, exchange_core(p, TO_R(value), order, scope)));                   \
   }                                                                                                                 \
-  T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order) {     \
-    return atomic_exchange_explicit(object, value, order, memory_scope_device);                                     \
-  }                                                                                                                 \
-  T OVERLOADABLE atomic_exchange(volatile __generic atomic_##T* object, T value) {                                  \
-    return atomic_exchange_explicit(object, value, memory_order_seq_cst, memory_scope_device);                      \
-  }                                                                                                                 \
+  DEFINE_C11_ACCESS_DEFAULTS(T)                                                                                     \
   DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, CHECK, strong)                                                    \
   DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, CHECK, weak)
 

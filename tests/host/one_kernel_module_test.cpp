@@ -7,16 +7,15 @@
 // end-to-end case is the OpenCL API test ClTest.KernelsThatTogetherPassTheLocalMemoryRunAlone.
 #include <gtest/gtest.h>
 
-#include <spirv-tools/libspirv.hpp>
 
 #include <algorithm>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "compiler.h"
 #include "one_kernel_module.h"
 #include "vkcl/error.h"
+#include "barrier_inspection.h"
 #include "vulkan_environment.h"
 
 namespace vkcl {
@@ -50,17 +49,6 @@ kernel void third(global int* out) {
 kernel void plain(global int* out) { out[get_global_id(0)] = 7; }
 )";
 
-std::vector<std::string> disassemble(const std::vector<uint32_t>& words) {
-  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
-  std::string text;
-  EXPECT_TRUE(tools.Disassemble(words, &text,
-                                SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_NO_HEADER));
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 std::vector<std::string> lines_with(const std::vector<std::string>& lines, std::string_view what) {
   std::vector<std::string> found;
   for (const std::string& line : lines)
@@ -82,7 +70,7 @@ std::vector<std::string> workgroup_variables(const std::vector<std::string>& lin
 
 TEST(OneKernelModule, EachKernelKeepsItsOwnLocalMemoryAndNoOtherKernel) {
   const std::vector<uint32_t> module = compile_opencl(kSource, "kernels.cl", CompileOptions{}).module.words;
-  const std::vector<std::string> whole = disassemble(module);
+  const std::vector<std::string> whole = testing::disassembled_lines(module);
   ASSERT_EQ(lines_with(whole, "OpEntryPoint").size(), 4u);
   ASSERT_EQ(workgroup_variables(whole).size(), 4u) << "the test needs each kernel's __local variables in the module";
 
@@ -94,7 +82,7 @@ TEST(OneKernelModule, EachKernelKeepsItsOwnLocalMemoryAndNoOtherKernel) {
                         Case{"third", {"third_third_count", "third_third_tile"}}, Case{"plain", {}}}) {
     SCOPED_TRACE(c.kernel);
     const std::vector<uint32_t> alone = one_kernel_module(module, c.kernel);
-    const std::vector<std::string> lines = disassemble(alone);
+    const std::vector<std::string> lines = testing::disassembled_lines(alone);
     const std::vector<std::string> entry_points = lines_with(lines, "OpEntryPoint");
     ASSERT_EQ(entry_points.size(), 1u);
     EXPECT_NE(entry_points[0].find(std::string("\"") + c.kernel + "\""), std::string::npos) << entry_points[0];

@@ -6,16 +6,15 @@
 // preserve subnormals, so this is where the rewrite itself is tested.
 #include <gtest/gtest.h>
 
-#include <spirv-tools/libspirv.hpp>
 
 #include <algorithm>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "compiler.h"
 #include "preserve_denormals.h"
 #include "vkcl/error.h"
+#include "barrier_inspection.h"
 #include "vulkan_environment.h"
 
 namespace vkcl {
@@ -52,18 +51,6 @@ std::vector<uint32_t> compile(const char* source, MemoryModel model = MemoryMode
   return compile_opencl(source, "denormals.cl", options).module.words;
 }
 
-// The disassembly, one instruction a line, with the names OpName gives.
-std::vector<std::string> disassemble(const std::vector<uint32_t>& words) {
-  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
-  std::string text;
-  EXPECT_TRUE(tools.Disassemble(words, &text,
-                                SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_NO_HEADER));
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 std::string joined(const std::vector<std::string>& lines) {
   std::string text;
   for (const std::string& line : lines) text += "  " + line + "\n";
@@ -74,16 +61,16 @@ std::string joined(const std::vector<std::string>& lines) {
 // validator accepts), and a valid Vulkan module under `model`.
 void expect_added(const std::vector<uint32_t>& before, const std::vector<uint32_t>& after,
                   const std::vector<std::string>& added, MemoryModel model = MemoryModel::Vulkan) {
-  std::vector<std::string> rest = disassemble(after);
+  std::vector<std::string> rest = testing::disassembled_lines(after);
   for (const std::string& line : added) {
     auto found = std::find(rest.begin(), rest.end(), line);
     if (found == rest.end()) {
-      ADD_FAILURE() << "expected '" << line << "' in:\n" << joined(disassemble(after));
+      ADD_FAILURE() << "expected '" << line << "' in:\n" << joined(testing::disassembled_lines(after));
       continue;
     }
     rest.erase(found);
   }
-  EXPECT_EQ(joined(rest), joined(disassemble(before))) << "the rewrite changed more than it added";
+  EXPECT_EQ(joined(rest), joined(testing::disassembled_lines(before))) << "the rewrite changed more than it added";
   for (const std::string& problem : testing::vulkan_environment_violations(after, model)) ADD_FAILURE() << problem;
 }
 
@@ -173,7 +160,7 @@ TEST(PreserveDenormals, AFlushToZeroModeOfThatWidthIsKept) {
     if (opcode == 17 && flushing[i + 1] == 4464) flushing[i + 1] = 4465;  // the capability likewise
   }
   ASSERT_EQ(modes, 2);
-  const std::vector<std::string> text = disassemble(flushing);
+  const std::vector<std::string> text = testing::disassembled_lines(flushing);
   ASSERT_NE(std::find(text.begin(), text.end(), "OpExecutionMode %halve DenormFlushToZero 32"), text.end())
       << joined(text);
   EXPECT_EQ(preserve_denormals(flushing, k32), flushing);
@@ -185,7 +172,7 @@ TEST(PreserveDenormals, Spirv14NeedsNoExtension) {
   // module does not follow.)
   std::vector<uint32_t> module = compile(kFloatSource);
   module[1] = 0x10400;
-  const std::vector<std::string> after = disassemble(preserve_denormals(module, k32));
+  const std::vector<std::string> after = testing::disassembled_lines(preserve_denormals(module, k32));
   EXPECT_NE(std::find(after.begin(), after.end(), "OpCapability DenormPreserve"), after.end()) << joined(after);
   EXPECT_NE(std::find(after.begin(), after.end(), "OpExecutionMode %halve DenormPreserve 32"), after.end());
   EXPECT_EQ(std::count_if(after.begin(), after.end(), [](const std::string& l) { return l.find("float_controls") != std::string::npos; }), 0)

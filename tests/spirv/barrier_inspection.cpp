@@ -1,6 +1,7 @@
 #include "barrier_inspection.h"
 
 #include <cstdio>
+#include <sstream>
 
 #include <spirv-tools/libspirv.hpp>
 
@@ -123,6 +124,18 @@ std::string disassemble(std::span<const uint32_t> words) {
   std::string text;
   tools.Disassemble(words.data(), words.size(), &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES);
   return text;
+}
+
+std::vector<std::string> disassembled_lines(std::span<const uint32_t> words) {
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  std::string text;
+  if (!tools.Disassemble(words.data(), words.size(), &text,
+                         SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_NO_HEADER))
+    return {"(not a SPIR-V module that disassembles)"};
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace vkcl::testing

@@ -31,5 +31,7 @@ std::string describe(const Barrier& barrier);
 std::string describe_semantics(uint32_t semantics);
 std::string describe_scope(uint32_t scope);  // "Workgroup"
 std::string disassemble(std::span<const uint32_t> module);
+// The disassembly without its header, one instruction a line, with the names OpName gives.
+std::vector<std::string> disassembled_lines(std::span<const uint32_t> module);
 
 }  // namespace vkcl::testing
