@@ -645,6 +645,20 @@ TEST(AtomicsGoldenUnoptimized, O0EmitsTheMappedInstruction) {
   EXPECT_GT(checked, 100);
 }
 
+// `kernel` compiled (its features in `features`), when it holds exactly one
+// atomic instruction and that is `opcode`; empty, and a failure, otherwise.
+std::vector<uint32_t> with_one_atomic(const std::string& kernel, OpenCLStd version, spv::Op opcode,
+                                      ModuleFeatures* features) {
+  const std::vector<uint32_t> words = compiled_or_fail(kernel, version, vulkan_device(), features);
+  if (words.empty()) return {};
+  const std::vector<Atomic> atomics = atomics_in(words);
+  if (atomics.size() != 1 || atomics[0].opcode != opcode) {
+    ADD_FAILURE() << "expected one " << opcode_name(opcode) << " in:\n" << disassemble(words) << "source:\n" << kernel;
+    return {};
+  }
+  return words;
+}
+
 // 64-bit integer atomics: Int64Atomics, and the feature of the memory they are in.
 TEST(AtomicsGoldenInt64, DeclareInt64AtomicsAndTheFeatureOfTheirMemory) {
   struct Int64Case {
@@ -671,11 +685,8 @@ TEST(AtomicsGoldenInt64, DeclareInt64AtomicsAndTheFeatureOfTheirMemory) {
   };
   for (const Int64Case& c : cases) {
     ModuleFeatures features;
-    const std::vector<uint32_t> words = compiled_or_fail(c.kernel, c.version, vulkan_device(), &features);
+    const std::vector<uint32_t> words = with_one_atomic(c.kernel, c.version, c.opcode, &features);
     if (words.empty()) continue;
-    const std::vector<Atomic> atomics = atomics_in(words);
-    ASSERT_EQ(atomics.size(), 1u) << c.kernel;
-    EXPECT_EQ(opcode_name(atomics[0].opcode), opcode_name(c.opcode)) << c.kernel;
     EXPECT_TRUE(spirv::Module::parse(words).has_capability(spv::Capability::Int64Atomics)) << c.kernel;
     EXPECT_EQ(features.shader_buffer_int64_atomics, c.buffer) << c.kernel;
     EXPECT_EQ(features.shader_shared_int64_atomics, c.shared) << c.kernel;
@@ -786,11 +797,8 @@ TEST(AtomicsGoldenFloat, LocalLoadsStoresAndExchangesAreFloatAtomicsThatNeedTheF
   };
   for (const LocalCase& c : cases) {
     ModuleFeatures features;
-    const std::vector<uint32_t> words = compiled_or_fail(c.kernel, c.version, vulkan_device(), &features);
+    const std::vector<uint32_t> words = with_one_atomic(c.kernel, c.version, c.opcode, &features);
     if (words.empty()) continue;
-    const std::vector<Atomic> atomics = atomics_in(words);
-    ASSERT_EQ(atomics.size(), 1u) << c.kernel;
-    EXPECT_EQ(opcode_name(atomics[0].opcode), opcode_name(c.opcode)) << c.kernel;
     EXPECT_EQ(atomic_integer_widths(words), std::vector<uint32_t>{0}) << disassemble(words);  // the value, not its bits
     EXPECT_EQ(features.shader_shared_float32_atomics, !c.float64) << c.kernel;
     EXPECT_EQ(features.shader_shared_float64_atomics, c.float64) << c.kernel;
