@@ -30,6 +30,9 @@ case ${1:-} in
     "$icd/tests/vkcl_opencl_icd_test" 2>&1 | grep -E "FAILED|PASSED|Failure" -A4 | head -30
     "$icd/tests/vkcl_opencl_api_test" 2>&1 | grep -E "FAILED|PASSED|Failure" -A4 | head -60
     "$icd/tests/vkcl_opencl_multi_device_test" 2>&1 | tail -3
-    "$icd/tests/vkcl_opencl_clblast_client" || true ;;
+    # Exit status too: a crash after the last line (in a release during
+    # exit) shows only there.
+    "$icd/tests/vkcl_opencl_clblast_client"; echo "CLBlast client exit status: $?"
+    (cd /tmp && "$icd/tests/vkcl_opencl_exit_after_compile"; echo "exit_after_compile exit status: $?") ;;
   *) echo "usage: $0 unpack|env|tests" >&2; exit 2 ;;
 esac
