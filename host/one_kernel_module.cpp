@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_set>
 
 #include "spirv_words.h"
 #include "vkcl/error.h"
@@ -92,16 +93,14 @@ std::vector<uint32_t> one_kernel_module(std::span<const uint32_t> words, std::st
     if (!reached.count(id)) removed.insert(id);
   for (const auto& [id, function] : defined_in)
     if (!reached.count(function)) removed.insert(id);
-  for (uint32_t variable : module_variables) {
-    bool named = false;
-    for (uint32_t f : reached) {
-      auto it = functions.find(f);
-      if (it == functions.end()) continue;
-      for (size_t w = it->second.begin; w < it->second.end && !named; ++w) named = words[w] == variable;
-      if (named) break;
-    }
-    if (!named) removed.insert(variable);
-  }
+  // Every word of the kept functions, once: a variable none of them equals
+  // is not named there (one pass over the code, however many variables).
+  std::unordered_set<uint32_t> named;
+  for (uint32_t f : reached)
+    if (auto it = functions.find(f); it != functions.end())
+      named.insert(words.begin() + it->second.begin, words.begin() + it->second.end);
+  for (uint32_t variable : module_variables)
+    if (!named.count(variable)) removed.insert(variable);
   if (entry_points == 1 && removed.empty()) return {words.begin(), words.end()};
 
   std::vector<uint32_t> out(words.begin(), words.begin() + 5);

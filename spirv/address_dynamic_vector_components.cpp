@@ -66,7 +66,9 @@ class AddressDynamicVectorComponents final : public Pass {
     const size_t first_index = has_element_operand(chain.opcode) ? 2 : 1;
     if (chain.words.size() <= first_index) return false;
     // The type the last index selects from.
-    uint32_t type = m.pointee_of(type_of.at(chain.word(0)));
+    const auto base_type = type_of.find(chain.word(0));
+    if (base_type == type_of.end()) return false;
+    uint32_t type = m.pointee_of(base_type->second);
     for (size_t w = first_index; w + 1 < chain.words.size(); ++w) type = selected_type(m, type, chain.word(w));
     const Instruction* vector = type ? m.find_global(type) : nullptr;
     if (!vector || vector->opcode != Op::OpTypeVector) return false;
