@@ -21,8 +21,6 @@
 // need one do not compile), and storage-buffer arguments (bind_storage_buffers,
 // lavapipe only) are left as they are. Runs after legalize_pointers, whose
 // pointer types this reads and whose ArrayStride rule it follows.
-#include <unordered_map>
-
 #include "passes.h"
 
 namespace vkcl::spirv {
@@ -30,10 +28,6 @@ namespace {
 
 using spv::StorageClass;
 
-bool is_chain(Op op) {
-  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
-         op == Op::OpInBoundsPtrAccessChain;
-}
 bool has_element_operand(Op op) { return op == Op::OpPtrAccessChain || op == Op::OpInBoundsPtrAccessChain; }
 
 class AddressDynamicVectorComponents final : public Pass {
@@ -41,12 +35,8 @@ class AddressDynamicVectorComponents final : public Pass {
   std::string_view name() const override { return "address_dynamic_vector_components"; }
 
   void run(Module& m, LoweringContext&) override {
-    std::unordered_map<uint32_t, uint32_t> type_of;
-    for (const Instruction& g : m.globals)
-      if (g.result_id && g.type_id) type_of[g.result_id] = g.type_id;
     for (Function& f : m.functions) {
-      for (const Instruction& i : f.code)
-        if (i.result_id && i.type_id) type_of[i.result_id] = i.type_id;
+      ValueTypes type_of = value_types(m, f);
       std::vector<Instruction> code;
       code.reserve(f.code.size());
       for (Instruction& i : f.code) {
@@ -59,7 +49,7 @@ class AddressDynamicVectorComponents final : public Pass {
  private:
   // Emits the replacement of `chain` into `out` and returns true, or returns
   // false where it stays.
-  static bool rewrite(Module& m, std::unordered_map<uint32_t, uint32_t>& type_of, const Instruction& chain,
+  static bool rewrite(Module& m, ValueTypes& type_of, const Instruction& chain,
                       std::vector<Instruction>& out) {
     if (!is_chain(chain.opcode) || m.storage_class_of(chain.type_id) != StorageClass::PhysicalStorageBuffer)
       return false;
