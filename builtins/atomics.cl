@@ -155,13 +155,18 @@ static inline uint atomic_scope(cl_mem_fence_flags memory, memory_scope scope) {
     return __spirv_##SPIRV(p, atomic_scope(MEMORY, scope), ordered_semantics(MEMORY, rmw_ordering(order)), value); \
   }
 
-#define DEFINE_CORE(T, AS, MEMORY, MIN, MAX)                                                                    \
+// Load, store and exchange: for every atomic type (float on __local memory too).
+#define DEFINE_ACCESS_CORE(T, AS, MEMORY)                                                                       \
   static inline T OVERLOADABLE load_core(volatile AS T* p, memory_order order, memory_scope scope) {            \
     return __spirv_AtomicLoad(p, atomic_scope(MEMORY, scope), ordered_semantics(MEMORY, load_ordering(order))); \
   }                                                                                                             \
   static inline void OVERLOADABLE store_core(volatile AS T* p, T value, memory_order order, memory_scope scope) { \
     __spirv_AtomicStore(p, atomic_scope(MEMORY, scope), ordered_semantics(MEMORY, store_ordering(order)), value); \
   }                                                                                                             \
+  DEFINE_RMW(T, AS, MEMORY, exchange, AtomicExchange)
+
+#define DEFINE_CORE(T, AS, MEMORY, MIN, MAX)                                                                    \
+  DEFINE_ACCESS_CORE(T, AS, MEMORY)                                                                             \
   /* Returns the value read; the exchange happened when it equals `expected`. */                               \
   static inline T OVERLOADABLE compare_exchange_core(volatile AS T* p, T expected, T desired, memory_order success, \
                                                      memory_order failure, memory_scope scope) {               \
@@ -175,7 +180,6 @@ static inline uint atomic_scope(cl_mem_fence_flags memory, memory_scope scope) {
   static inline T OVERLOADABLE decrement_core(volatile AS T* p, memory_order order, memory_scope scope) {       \
     return __spirv_AtomicIDecrement(p, atomic_scope(MEMORY, scope), ordered_semantics(MEMORY, rmw_ordering(order))); \
   }                                                                                                             \
-  DEFINE_RMW(T, AS, MEMORY, exchange, AtomicExchange)                                                           \
   DEFINE_RMW(T, AS, MEMORY, add, AtomicIAdd)                                                                    \
   DEFINE_RMW(T, AS, MEMORY, sub, AtomicISub)                                                                    \
   DEFINE_RMW(T, AS, MEMORY, and, AtomicAnd)                                                                     \
@@ -231,16 +235,7 @@ static inline void check_bits_atomic(const volatile __generic void* object) {
   T OVERLOADABLE __spirv_AtomicLoad(volatile __local T* pointer, uint scope, uint semantics);                      \
   void OVERLOADABLE __spirv_AtomicStore(volatile __local T* pointer, uint scope, uint semantics, T value);         \
   T OVERLOADABLE __spirv_AtomicExchange(volatile __local T* pointer, uint scope, uint semantics, T value);         \
-  static inline T OVERLOADABLE load_core(volatile __local T* p, memory_order order, memory_scope scope) {         \
-    return __spirv_AtomicLoad(p, atomic_scope(CLK_LOCAL_MEM_FENCE, scope),                                        \
-                              ordered_semantics(CLK_LOCAL_MEM_FENCE, load_ordering(order)));                       \
-  }                                                                                                                \
-  static inline void OVERLOADABLE store_core(volatile __local T* p, T value, memory_order order,                  \
-                                             memory_scope scope) {                                                 \
-    __spirv_AtomicStore(p, atomic_scope(CLK_LOCAL_MEM_FENCE, scope),                                              \
-                        ordered_semantics(CLK_LOCAL_MEM_FENCE, store_ordering(order)), value);                     \
-  }                                                                                                                \
-  DEFINE_RMW(T, __local, CLK_LOCAL_MEM_FENCE, exchange, AtomicExchange)
+  DEFINE_ACCESS_CORE(T, __local, CLK_LOCAL_MEM_FENCE)
 
 DEFINE_LOCAL_FLOAT_CORE(float)
 #if defined(VKCL_INT64_ATOMICS) && defined(cl_khr_fp64)
@@ -299,30 +294,26 @@ DEFINE_LOCAL_FLOAT_CORE(double)
     return atomic_exchange_explicit(object, value, memory_order_seq_cst, memory_scope_device);                       \
   }
 
-// Load, store, exchange, compare-exchange and init of atomic_T, on its bits
-// as R (T itself for integers, int/long for float/double; CHECK rejects what
-// the bits cannot do).
-#define DEFINE_C11_ACCESS(T, R, TO_R, FROM_R, CHECK)                                                                \
+// Load, store, exchange, compare-exchange and init of an integer atomic_T
+// (DEFINE_C11_FLOAT_ACCESS does float and double).
+#define DEFINE_C11_INTEGER_ACCESS(T)                                                                                \
   void OVERLOADABLE atomic_init(volatile __generic atomic_##T* object, T value) {                                   \
     ON_MEMORY_OF(object, T, *p = value);                                                                            \
   }                                                                                                                 \
   T OVERLOADABLE atomic_load_explicit(volatile __generic atomic_##T* object, memory_order order, memory_scope scope) { \
-    CHECK(object);                                                                                                  \
-    return FROM_R(ON_MEMORY_OF(object, volatile R, load_core(p, order, scope)));                                    \
+    return ON_MEMORY_OF(object, volatile T, load_core(p, order, scope));                                            \
   }                                                                                                                 \
   void OVERLOADABLE atomic_store_explicit(volatile __generic atomic_##T* object, T value, memory_order order,       \
                                           memory_scope scope) {                                                     \
-    CHECK(object);                                                                                                  \
-    ON_MEMORY_OF(object, volatile R, store_core(p, TO_R(value), order, scope));                                     \
+    ON_MEMORY_OF(object, volatile T, store_core(p, value, order, scope));                                           \
   }                                                                                                                 \
   T OVERLOADABLE atomic_exchange_explicit(volatile __generic atomic_##T* object, T value, memory_order order,       \
                                           memory_scope scope) {                                                     \
-    CHECK(object);                                                                                                  \
-    return FROM_R(ON_MEMORY_OF(object, volatile R, exchange_core(p, TO_R(value), order, scope)));                   \
+    return ON_MEMORY_OF(object, volatile T, exchange_core(p, value, order, scope));                                 \
   }                                                                                                                 \
   DEFINE_C11_ACCESS_DEFAULTS(T)                                                                                     \
-  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, CHECK, strong)                                                    \
-  DEFINE_C11_COMPARE_EXCHANGE(T, R, TO_R, FROM_R, CHECK, weak)
+  DEFINE_C11_COMPARE_EXCHANGE(T, T, IDENTITY, IDENTITY, NO_CHECK, strong)                                           \
+  DEFINE_C11_COMPARE_EXCHANGE(T, T, IDENTITY, IDENTITY, NO_CHECK, weak)
 
 // A weak compare-exchange is allowed to fail spuriously; this one never does.
 // `expected` is written only when the exchange fails (C11 7.17.7.4).
@@ -364,7 +355,7 @@ DEFINE_LOCAL_FLOAT_CORE(double)
   }
 
 #define DEFINE_C11_INTEGER(T)          \
-  DEFINE_C11_ACCESS(T, T, IDENTITY, IDENTITY, NO_CHECK) \
+  DEFINE_C11_INTEGER_ACCESS(T)        \
   DEFINE_C11_FETCH(T, T, add)          \
   DEFINE_C11_FETCH(T, T, sub)          \
   DEFINE_C11_FETCH(T, T, or)           \
