@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Times CTS sub-tests one at a time on the device tool's GPU machine, on vkcl
+# (with libvkcl-sampler.so preloaded, samples of the client and its compile
+# workers) and on NVIDIA's OpenCL, to find where vkcl's time goes. Carry
+# .gl, .gpu-icd (with lib/libvkcl-sampler.so) and .gpu-cts, after a call that
+# ran `tools/gpu-opencl.sh unpack` (as tools/cts/gpu-suites.sh).
+#   tools/cts/gpu-profile.sh LIMIT SUITE/SUBTEST...
+# $OUT/p/times.csv: suite,subtest,implementation,rc,wall,user,sys; $OUT/p/*.samples.tgz
+# summarize here with tools/sampling_profiler/report.py.
+set -u
+limit=$1; shift
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+tools/gpu-opencl.sh headers
+root=$PWD
+mkdir -p "$OUT/p" /etc/OpenCL/vendors
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+echo "suite,subtest,implementation,rc,wall,user,sys" > "$OUT/p/times.csv"
+for t in "$@"; do
+  suite=${t%%/*} sub=${t#*/}
+  dir=$root/.gpu-cts/test_conformance/$suite
+  exe=$(find "$dir" -maxdepth 1 -type f -name 'test_*' | head -1)
+  for impl in vkcl nvidia; do
+    rm -rf /tmp/samples; mkdir -p /tmp/samples
+    (
+      cd "$dir"
+      export LD_LIBRARY_PATH=$root/.gpu-cts/lib
+      if [[ $impl == vkcl ]]; then
+        eval "$("$root/tools/gpu-opencl.sh" env)"
+        export VKCL_SAMPLES=/tmp/samples/s LD_PRELOAD=$root/.gpu-icd/lib/libvkcl-sampler.so
+      else
+        unset OCL_ICD_VENDORS
+      fi
+      args=(); [[ $suite == math_brute_force || $suite == conversions ]] && args=(-w)
+      TIMEFORMAT="%R,%U,%S"
+      { time timeout "$limit" "$exe" "${args[@]}" "$sub" > "$OUT/p/$suite.$sub.$impl.log" 2>&1; echo "rc=$?" >> "$OUT/p/$suite.$sub.$impl.log"; } 2> /tmp/time.txt
+      rc=$(sed -n 's/^rc=//p' "$OUT/p/$suite.$sub.$impl.log")
+      echo "$suite,$sub,$impl,$rc,$(tail -1 /tmp/time.txt)" >> "$OUT/p/times.csv"
+    )
+    [[ $impl == vkcl ]] && tar czf "$OUT/p/$suite.$sub.samples.tgz" -C /tmp samples
+  done
+  tail -2 "$OUT/p/times.csv"
+done
