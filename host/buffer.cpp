@@ -256,14 +256,68 @@ void run_transfer(DeviceState& dev, const std::string& what, const std::function
   dev.check_validation(what);
 }
 
+// A staging buffer of at least `bytes` for one transfer, a spare one where
+// the device has one big enough, and back among the spares once the transfer
+// is done. One whose transfer failed (a timeout may leave it running) is
+// retired instead, like any buffer a pending submission may use.
+class StagingLease {
+ public:
+  StagingLease(const std::shared_ptr<DeviceState>& dev, size_t bytes) : dev_(*dev) {
+    auto& spares = dev_.spare_staging_buffers;
+    auto best = spares.end();  // the smallest spare that is big enough
+    for (auto it = spares.begin(); it != spares.end(); ++it)
+      if (it->size >= bytes && (best == spares.end() || it->size < best->size)) best = it;
+    if (best != spares.end()) {
+      staging_ = *best;
+      spares.erase(best);
+      return;
+    }
+    // A power of two from 64 KiB (up to the chunk size): a few sizes serve
+    // every later transfer.
+    size_t size = kMinStaging;
+    while (size < bytes) size *= 2;
+    auto made = allocate(dev, std::min(size, std::max(bytes, kStagingChunk)), Memory::HostVisible, /*staging=*/true);
+    staging_ = {made->buffer, made->memory, made->mapped, made->size};
+    made->buffer = VK_NULL_HANDLE;  // now the lease's
+    made->memory = VK_NULL_HANDLE;
+  }
+  StagingLease(const StagingLease&) = delete;
+  StagingLease& operator=(const StagingLease&) = delete;
+  ~StagingLease() {
+    if (done_) {
+      auto& spares = dev_.spare_staging_buffers;
+      // Keep the biggest few: one transfer at a time is the usual case.
+      spares.push_back(staging_);
+      std::sort(spares.begin(), spares.end(), [](auto& a, auto& b) { return a.size > b.size; });
+      while (spares.size() > kSpareStaging) {
+        dev_.destroy(spares.back());
+        spares.pop_back();
+      }
+      return;
+    }
+    dev_.retire([&dev = dev_, staging = staging_] { dev.destroy(staging); });
+  }
+  const StagingBuffer& operator*() const { return staging_; }
+  const StagingBuffer* operator->() const { return &staging_; }
+  // The transfers through it have finished.
+  void finished() { done_ = true; }
+
+ private:
+  static constexpr size_t kMinStaging = size_t(64) << 10;
+  static constexpr size_t kSpareStaging = 2;
+  DeviceState& dev_;
+  StagingBuffer staging_;
+  bool done_ = false;
+};
+
 // Host <-> device-local through a staging buffer, a chunk at a time.
 void staged_transfer(const std::shared_ptr<BufferState>& self, std::byte* host, size_t offset, size_t bytes,
                      bool to_device) {
   DeviceState& dev = *self->device;
   const std::string what = to_device ? "Buffer::write (staging upload)" : "Buffer::read (staging download)";
-  auto staging = allocate(self->device, std::min(bytes, kStagingChunk), Memory::HostVisible, /*staging=*/true);
+  StagingLease staging(self->device, std::min(bytes, kStagingChunk));
   for (size_t done = 0; done < bytes;) {
-    size_t chunk = std::min(bytes - done, staging->size);
+    size_t chunk = std::min<size_t>(bytes - done, staging->size);
     if (to_device) std::memcpy(staging->mapped, host + done, chunk);
     VkBufferCopy region{0, self->offset + offset + done, chunk};
     if (!to_device) std::swap(region.srcOffset, region.dstOffset);
@@ -273,6 +327,7 @@ void staged_transfer(const std::shared_ptr<BufferState>& self, std::byte* host, 
     if (!to_device) std::memcpy(host + done, staging->mapped, chunk);
     done += chunk;
   }
+  staging.finished();
 }
 
 }  // namespace
@@ -382,13 +437,14 @@ void Buffer::fill_pattern(std::span<const std::byte> pattern, size_t offset, siz
   // Any other pattern or alignment: a block of repeated patterns, copied
   // over the range region by region (vkCmdCopyBuffer has no alignment rules).
   size_t block = std::min(size, std::max<size_t>(1, detail::kFillBlock / pattern.size()) * pattern.size());
-  auto source = detail::allocate(b.device, block, Memory::HostVisible, /*staging=*/true);
+  detail::StagingLease source(b.device, block);
   for (size_t i = 0; i < block; i += pattern.size()) std::memcpy(source->mapped + i, pattern.data(), pattern.size());
   std::vector<VkBufferCopy> regions;
   for (size_t done = 0; done < size; done += block) regions.push_back({0, at + done, std::min(block, size - done)});
   detail::run_transfer(dev, "Buffer::fill", [&](VkCommandBuffer cb) {
     dev.vk.vkCmdCopyBuffer(cb, source->buffer, b.buffer, static_cast<uint32_t>(regions.size()), regions.data());
   });
+  source.finished();
 }
 
 void Buffer::copy(const Buffer& from, Buffer& to, size_t from_offset, size_t to_offset, size_t size) {

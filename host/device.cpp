@@ -427,6 +427,11 @@ void DeviceState::destroy(const ArgumentBuffer& arguments) {
   if (arguments.memory) vk.vkFreeMemory(device, arguments.memory, nullptr);  // unmaps it
 }
 
+void DeviceState::destroy(const StagingBuffer& staging) {
+  if (staging.buffer) vk.vkDestroyBuffer(device, staging.buffer, nullptr);
+  if (staging.memory) vk.vkFreeMemory(device, staging.memory, nullptr);
+}
+
 void DeviceState::recycle_submission_objects(VkCommandBuffer command_buffer, VkFence fence, ArgumentBuffer arguments) {
   // A few of each cover any in-order use; more would only hold memory.
   constexpr size_t kSpares = 8;
@@ -502,6 +507,8 @@ DeviceState::~DeviceState() {
   spare_command_buffers.clear();  // freed with the pool
   for (const ArgumentBuffer& arguments : spare_argument_buffers) destroy(arguments);
   spare_argument_buffers.clear();
+  for (const StagingBuffer& staging : spare_staging_buffers) destroy(staging);
+  spare_staging_buffers.clear();
   if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
   pipeline_cache.reset();  // saves through the device, so before it goes
   vk.vkDestroyDevice(device, nullptr);

@@ -56,6 +56,17 @@ struct ArgumentBuffer {
   VkDeviceSize size = 0;
 };
 
+// A host-visible buffer through which Buffer::read and write reach
+// device-local memory (buffer.cpp, staged_transfer). Kept spare between
+// transfers: on NVIDIA's driver allocating and freeing pinned host memory for
+// every transfer took most of the CPU time of small reads and writes.
+struct StagingBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  std::byte* mapped = nullptr;  // mapped for its life
+  VkDeviceSize size = 0;
+};
+
 // A submission nobody waits for any more (its wait timed out, or its Event
 // was dropped) that had not finished then. Only its command buffer and fence
 // are kept: the programs, buffers and query pools it uses are released by
@@ -115,6 +126,7 @@ struct DeviceState {
   std::vector<VkCommandBuffer> spare_command_buffers;
   std::vector<VkFence> spare_fences;
   std::vector<ArgumentBuffer> spare_argument_buffers;
+  std::vector<StagingBuffer> spare_staging_buffers;  // buffer.cpp: take_staging_buffer
   // The on-disk pipeline cache, when asked for; destroyed (and saved) before the VkDevice.
   std::unique_ptr<PipelineCache> pipeline_cache;
 
@@ -137,6 +149,7 @@ struct DeviceState {
   // that has finished or was never submitted (any may be VK_NULL_HANDLE).
   void recycle_submission_objects(VkCommandBuffer command_buffer, VkFence fence, ArgumentBuffer arguments = {});
   void destroy(const ArgumentBuffer& arguments);
+  void destroy(const StagingBuffer& staging);
   // Records that a wait for the submission with `fence` timed out.
   void note_timeout(VkFence fence, std::string what);
   // Forgets `fence`, which is about to be destroyed or has signalled.

@@ -115,6 +115,34 @@ TEST_P(BufferMemory, LargeTransfersSpanStagingChunks) {
                              << (std::mismatch(got.begin(), got.end(), values.begin()).first - got.begin());
 }
 
+// Staging buffers are kept between transfers and reused by later ones of
+// other sizes and directions: nothing of an earlier transfer may show
+// through, and pattern fills (which stage their pattern) mix with them.
+TEST_P(BufferMemory, TransfersOfEverySizeInTurnsSeeOnlyTheirOwnBytes) {
+  constexpr size_t kBytes = size_t(2) << 20;
+  Buffer b(test::device(), kBytes, options());
+  std::vector<std::byte> expected(kBytes, std::byte{0});
+  b.write(std::span<const std::byte>(expected));
+  uint8_t next = 1;
+  for (size_t size : {size_t(1), size_t(70000), size_t(3), size_t(1) << 20, size_t(5), size_t(65537), kBytes}) {
+    const size_t offset = (kBytes - size) / 3;
+    std::vector<std::byte> bytes(size);
+    for (auto& byte : bytes) byte = std::byte{next++};
+    b.write(std::span<const std::byte>(bytes), offset);
+    std::copy(bytes.begin(), bytes.end(), expected.begin() + offset);
+    std::vector<std::byte> got(size);
+    b.read(std::span<std::byte>(got), offset);
+    ASSERT_TRUE(got == bytes) << size << " bytes at " << offset;
+    const std::array<std::byte, 3> pattern{std::byte{0xA1}, std::byte{0xB2}, std::byte{0xC3}};
+    b.fill_pattern(pattern, 0, 3 * 1000);
+    for (size_t i = 0; i < 3 * 1000; ++i) expected[i] = pattern[i % 3];
+  }
+  std::vector<std::byte> all(kBytes);
+  b.read(std::span<std::byte>(all), 0);
+  EXPECT_TRUE(all == expected) << "first mismatch at "
+                               << (std::mismatch(all.begin(), all.end(), expected.begin()).first - all.begin());
+}
+
 TEST_P(BufferMemory, ViewsAreKernelArgumentsWithUntouchedNeighbours) {
   constexpr uint32_t n = 1024;
   Buffer b(test::device(), n * 4, options());
