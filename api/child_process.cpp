@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <stdexcept>
 #include <system_error>
 
 extern char** environ;
@@ -148,18 +149,33 @@ std::optional<int> ChildProcess::wait() {
   throw std::system_error(error, std::generic_category(), "waitpid");
 }
 
-ChildRun run_child(const std::filesystem::path& program, std::string_view input, size_t error_bytes_kept) {
-  Channel in = input_socket(), out = output_pipe(), err = output_pipe();
-  ChildProcess child(program, in.theirs.get(), out.theirs.get(), err.theirs.get());
-  // The child holds its own copies now; without ours, its output ends when it does.
-  in.theirs.reset();
-  out.theirs.reset();
-  err.theirs.reset();
-  if (input.empty()) in.ours.reset();
+namespace {
 
+// Exchanges bytes with a started child: writes `input` to `in` (then closes
+// it, when `close_input`) while reading `out` and `err`. Without
+// `answer_size`, until all three are closed; with it, until the output holds
+// the whole answer (then what stands ready on `err` is read too) or ends
+// (then `err` is read to its end). `output_ended` tells the last case.
+struct Pumped {
   ChildRun run;
+  bool output_ended = false;
+};
+
+Pumped pump(UniqueFd& in, UniqueFd& out, UniqueFd& err, std::string_view input, bool close_input,
+            const AnswerSize& answer_size, size_t error_bytes_kept) {
+  Pumped pumped;
+  ChildRun& run = pumped.run;
+  if (input.empty() && close_input) in.reset();
   char buffer[1 << 16];
-  while (in.ours.valid() || out.ours.valid() || err.ours.valid()) {
+  auto answered = [&] {
+    if (!answer_size) return false;
+    const std::optional<size_t> size = answer_size(run.output);
+    return size && run.output.size() >= *size;
+  };
+  // Once answered, only what `err` holds already is wanted: poll without waiting.
+  bool draining = false;
+  while (in.valid() || out.valid() || err.valid()) {
+    if (!draining && answered()) draining = true;
     pollfd watched[3];
     UniqueFd* owners[3];
     nfds_t count = 0;
@@ -168,38 +184,78 @@ ChildRun run_child(const std::filesystem::path& program, std::string_view input,
       watched[count] = {fd.get(), events, 0};
       owners[count++] = &fd;
     };
-    watch(in.ours, POLLOUT);
-    watch(out.ours, POLLIN);
-    watch(err.ours, POLLIN);
-    if (::poll(watched, count, -1) < 0) {
+    if (!draining) {
+      if (!input.empty()) watch(in, POLLOUT);
+      watch(out, POLLIN);
+    }
+    watch(err, POLLIN);
+    if (count == 0) break;
+    const int ready = ::poll(watched, count, draining ? 0 : -1);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       throw_errno("poll");
     }
+    if (ready == 0) break;  // drained
     for (nfds_t i = 0; i < count; ++i) {
       if (watched[i].revents == 0) continue;
       UniqueFd& fd = *owners[i];
-      if (&fd == &in.ours) {
+      if (&fd == &in) {
         const ssize_t sent = ::send(fd.get(), input.data(), input.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
         if (sent > 0) input.remove_prefix(size_t(sent));
         else if (errno == EPIPE || errno == ECONNRESET) fd.reset();  // it stopped reading; its status says why
         else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) throw_errno("send");
-        if (input.empty()) fd.reset();  // the end of the child's input
+        if (input.empty() && close_input) fd.reset();  // the end of the child's input
         continue;
       }
       const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
       if (got > 0) {
         const std::string_view bytes(buffer, size_t(got));
-        if (&fd == &out.ours) run.output.append(bytes);
+        if (&fd == &out) run.output.append(bytes);
         else keep_tail(run.errors, run.errors_cut, bytes, error_bytes_kept);
       } else if (got == 0) {
         fd.reset();
+        if (&fd == &out) pumped.output_ended = true;
       } else if (errno != EINTR && errno != EAGAIN) {
         throw_errno("read");
       }
     }
+    // A child that ended before answering: the rest of its standard error says why.
+    if (answer_size && pumped.output_ended && !answered()) in.reset();
   }
+  return pumped;
+}
+
+}  // namespace
+
+ChildRun run_child(const std::filesystem::path& program, std::string_view input, size_t error_bytes_kept) {
+  Channel in = input_socket(), out = output_pipe(), err = output_pipe();
+  ChildProcess child(program, in.theirs.get(), out.theirs.get(), err.theirs.get());
+  // The child holds its own copies now; without ours, its output ends when it does.
+  in.theirs.reset();
+  out.theirs.reset();
+  err.theirs.reset();
+  ChildRun run = pump(in.ours, out.ours, err.ours, input, /*close_input=*/true, nullptr, error_bytes_kept).run;
   run.status = child.wait();
   return run;
+}
+
+ChildConversation::ChildConversation(const std::filesystem::path& program) {
+  Channel in = input_socket(), out = output_pipe(), err = output_pipe();
+  child_.emplace(program, in.theirs.get(), out.theirs.get(), err.theirs.get());
+  in_ = std::move(in.ours);
+  out_ = std::move(out.ours);
+  err_ = std::move(err.ours);
+}
+
+ChildRun ChildConversation::turn(std::string_view input, const AnswerSize& answer_size, size_t error_bytes_kept) {
+  if (ended_) throw std::logic_error("ChildConversation::turn after the child ended");
+  Pumped pumped = pump(in_, out_, err_, input, /*close_input=*/false, answer_size, error_bytes_kept);
+  const std::optional<size_t> size = answer_size(pumped.run.output);
+  if (pumped.output_ended && !(size && pumped.run.output.size() >= *size)) {
+    ended_ = true;
+    pumped.run.status = child_->wait();
+  }
+  return std::move(pumped.run);
 }
 
 }  // namespace vkcl::detail

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,5 +74,35 @@ struct ChildRun {
 // early is not an error here: its status says what became of it. Throws
 // std::system_error when it cannot be started or a pipe fails.
 ChildRun run_child(const std::filesystem::path& program, std::string_view input, size_t error_bytes_kept);
+
+// The length of the whole answer that `output` begins, once known.
+using AnswerSize = std::function<std::optional<size_t>(std::string_view output)>;
+
+// A child process spoken to in turns and kept running between them (a warm
+// compile worker): each turn writes a request on its standard input and
+// reads the answer from its standard output, as long as the answer says it
+// is, and its standard error meanwhile, as run_child does.
+class ChildConversation {
+ public:
+  // Starts `program`; throws std::system_error as run_child does.
+  explicit ChildConversation(const std::filesystem::path& program);
+  ChildConversation(const ChildConversation&) = delete;
+  ChildConversation& operator=(const ChildConversation&) = delete;
+  // The child is killed, if still running, and reaped.
+  ~ChildConversation() = default;
+
+  // One turn: `run.output` is the answer, `run.errors` what the child wrote
+  // on standard error during the turn. When its output ends before the
+  // answer is whole, the child has ended: the rest of its standard error is
+  // read and its status taken (run.status; the conversation is over).
+  ChildRun turn(std::string_view input, const AnswerSize& answer_size, size_t error_bytes_kept);
+  // Whether an earlier turn found the child ended.
+  bool ended() const { return ended_; }
+
+ private:
+  UniqueFd in_, out_, err_;
+  std::optional<ChildProcess> child_;  // made once the descriptors are
+  bool ended_ = false;
+};
 
 }  // namespace vkcl::detail

@@ -151,7 +151,8 @@ VulkanModule compile_now(std::string_view source, std::string_view file_name, co
   std::string warnings;
   VulkanModule module;
   if (settings.compile_in == CompileIn::ChildProcess) {
-    WorkerCompileResult result = compile_in_worker(source, file_name, options, settings.headers);
+    WorkerCompileResult result = settings.workers ? settings.workers->compile(source, file_name, options, settings.headers)
+                                                  : compile_in_worker(source, file_name, options, settings.headers);
     module = std::move(result.module);
     warnings = std::move(result.warnings);
   } else {

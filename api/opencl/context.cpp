@@ -72,8 +72,9 @@ cl_context make_context(std::vector<const Device*> devices, const cl_context_pro
 Context::Context(std::vector<const Device*> devices, std::vector<cl_context_properties> properties, Notify notify,
                  void* user_data)
     : properties_(std::move(properties)), notify_(notify), user_data_(user_data) {
+  auto workers = std::make_shared<CompileWorkers>();
   for (const Device* d : devices)
-    devices_.push_back(std::unique_ptr<ContextDevice>(new ContextDevice{d, open_runtime_device(*d), {}}));
+    devices_.push_back(std::unique_ptr<ContextDevice>(new ContextDevice{d, open_runtime_device(*d), {}, workers}));
 }
 
 Context::~Context() {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "object.h"
+#include "vkcl/compile_worker.h"
 #include "vkcl/device.h"
 
 namespace vkcl::opencl {
@@ -20,6 +21,10 @@ struct ContextDevice {
   const Device* device;  // the platform's
   vkcl::Device runtime;
   std::mutex lock;
+  // The context's compile workers, kept running between builds (one set for
+  // all its devices; they compile for any): a process start per build cost
+  // the CTS more than its compiles.
+  std::shared_ptr<CompileWorkers> compile_workers;
 };
 
 class Context final : public Object {

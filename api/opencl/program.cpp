@@ -14,9 +14,9 @@
 
 namespace vkcl::opencl {
 
-VulkanModule compile_input(const ModuleFeatures& features, const ProgramInput& input, const CompileOptions& options,
-                           std::string* warnings) {
-  // In a child process, a vkcl-compile-worker per compile
+VulkanModule compile_input(CompileWorkers& workers, const ModuleFeatures& features, const ProgramInput& input,
+                           const CompileOptions& options, std::string* warnings) {
+  // In a child process, a vkcl-compile-worker kept warm by the context
   // (vkcl/compile_worker.h): the compiler's process-wide state (its crash
   // handlers, its exit() and std::cerr interposition) stays out of the
   // application, builds on any number of threads run at once, and a crash
@@ -27,15 +27,16 @@ VulkanModule compile_input(const ModuleFeatures& features, const ProgramInput& i
     case ProgramInput::Kind::Source: {
       BuildSettings settings;
       settings.compile_in = CompileIn::ChildProcess;
+      settings.workers = &workers;
       settings.warnings = warnings;
       // Through VKCL_MODULE_CACHE, where it is set.
       return compile_module_for(features, input.source, kSourceName, chosen, settings);
     }
     case ProgramInput::Kind::IL:
-      result = compile_il_in_worker(input.il, kILName, chosen, input.spec_constants);
+      result = workers.compile_il(input.il, kILName, chosen, input.spec_constants);
       break;
     case ProgramInput::Kind::Objects:
-      result = link_in_worker(input.objects, kSourceName, chosen);
+      result = workers.link(input.objects, kSourceName, chosen);
       break;
   }
   if (warnings) *warnings += result.warnings;
@@ -45,7 +46,9 @@ VulkanModule compile_input(const ModuleFeatures& features, const ProgramInput& i
 std::shared_ptr<vkcl::Program> load_executable(ContextDevice& device, const VulkanModule& module,
                                                const CompileOptions& options, const ProgramInput& input) {
   const ModuleFeatures features = device.runtime.features();
-  auto recompile = [features, input](const CompileOptions& o) { return compile_input(features, input, o); };
+  auto recompile = [workers = device.compile_workers, features, input](const CompileOptions& o) {
+    return compile_input(*workers, features, input, o);
+  };
   std::lock_guard lock(device.lock);
   return std::make_shared<vkcl::Program>(load_program(device.runtime, module, options, recompile));
 }
@@ -149,7 +152,7 @@ void Program::build_one(ContextDevice& device, const BuildOptions& parsed, Progr
   options = device.device->for_compiling(compile_options_for(device.runtime, std::move(options)));
   std::string warnings;
   try {
-    if (!module) module = compile_input(features, input, options, &warnings);
+    if (!module) module = compile_input(*device.compile_workers, features, input, options, &warnings);
     build.runtime = load_executable(device, *module, options, input);
   } catch (const CompileError& e) {
     build.log = e.what();

@@ -143,10 +143,10 @@ std::shared_ptr<vkcl::Program> load_executable(ContextDevice& device, const Vulk
                                                const CompileOptions& options, const ProgramInput& input);
 
 // Compiles `input` for a device with `features`, with `options` and the
-// device's choices (compile_options_for), in a compile worker. Throws
+// device's choices (compile_options_for), in one of `workers`. Throws
 // CompileError; `warnings`, when given, gets the compiler's warnings.
-VulkanModule compile_input(const ModuleFeatures& features, const ProgramInput& input, const CompileOptions& options,
-                           std::string* warnings = nullptr);
+VulkanModule compile_input(CompileWorkers& workers, const ModuleFeatures& features, const ProgramInput& input,
+                           const CompileOptions& options, std::string* warnings = nullptr);
 
 // What diagnostics call a program's source: "program.cl:3:5: error: ...",
 // and its SPIR-V.

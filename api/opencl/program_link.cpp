@@ -44,8 +44,8 @@ void Program::compile_one(ContextDevice& device, const std::vector<InputHeader>&
   try {
     const CompileOptions options = device.device->for_compiling(build.parsed.compile);
     WorkerObjectResult result = origin_ == Origin::Source
-                                    ? compile_object_in_worker(source_, kSourceName, options, headers)
-                                    : compile_il_object_in_worker(il_, kILName, spec_constants());
+                                    ? device.compile_workers->compile_object(source_, kSourceName, options, headers)
+                                    : device.compile_workers->compile_il_object(il_, kILName, spec_constants());
     build.object = std::move(result.bitcode);
     build.log = std::move(result.warnings);
     build.status = CL_BUILD_SUCCESS;
@@ -99,7 +99,7 @@ cl_int Program::link(const std::vector<Program*>& inputs, std::string_view optio
     build.parsed = linked_options(objects, link);
     try {
       if (link.create_library) {
-        WorkerObjectResult library = link_library_in_worker(bitcode, kSourceName);
+        WorkerObjectResult library = d.compile_workers->link_library(bitcode, kSourceName);
         build.object = std::move(library.bitcode);
         build.log = std::move(library.warnings);
         build.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
@@ -108,7 +108,7 @@ cl_int Program::link(const std::vector<Program*>& inputs, std::string_view optio
         input.kind = ProgramInput::Kind::Objects;
         input.objects = std::move(bitcode);
         const CompileOptions compile = compile_options_for(d.runtime, build.parsed.compile);
-        VulkanModule module = compile_input(d.runtime.features(), input, compile, &build.log);
+        VulkanModule module = compile_input(*d.compile_workers, d.runtime.features(), input, compile, &build.log);
         build.runtime = load_executable(d, module, compile, input);
         build.module = std::move(module);
         build.input = std::move(input);

@@ -38,6 +38,7 @@
 
 namespace vkcl {
 
+class CompileWorkers;
 class Device;
 
 // Where compile_module_for and build_program run the compiler.
@@ -48,16 +49,20 @@ enum class CompileIn {
   // handlers in the process, and a crash the compiler does not recover from
   // ends it.
   ThisProcess,
-  // compile_in_worker (vkcl/compile_worker.h): a vkcl-compile-worker process
-  // per compile, so any number of threads at once, nothing of the compiler in
-  // the caller's process, and a crash is a CompileError. Costs a process
-  // start per compile (docs/opencl.md, "Compiling in a child process").
+  // In vkcl-compile-worker processes (vkcl/compile_worker.h): any number of
+  // threads at once, nothing of the compiler in the caller's process, and a
+  // crash is a CompileError. Costs a process start per compile unless
+  // BuildSettings::workers keeps them warm (docs/opencl.md, "Compiling in a
+  // child process").
   ChildProcess,
 };
 
 // What compile_module_for and build_program take besides the source and its options.
 struct BuildSettings {
   CompileIn compile_in = CompileIn::ThisProcess;
+  // With CompileIn::ChildProcess: workers kept running between builds
+  // (vkcl/compile_worker.h); without, a worker per compile.
+  CompileWorkers* workers = nullptr;
   // #include-able by name (clCompileProgram's input headers; compiler.h).
   std::vector<InputHeader> headers;
   // Where the compiler's warnings go, when given; a module from

@@ -10,7 +10,6 @@ namespace {
 
 constexpr std::string_view kRequestMagic = "vkclcreq";
 constexpr std::string_view kResponseMagic = "vkclcres";
-constexpr size_t kHeaderSize = 8 + sizeof(uint32_t) + sizeof(uint64_t);
 
 class Writer {
  public:
@@ -217,6 +216,15 @@ Request decode_request(std::string_view message) {
   }
   in.expect_end();
   return request;
+}
+
+std::optional<size_t> message_size(std::string_view start) {
+  if (start.size() < kHeaderSize) return std::nullopt;
+  uint64_t body = 0;
+  std::memcpy(&body, start.data() + 8 + sizeof(uint32_t), sizeof body);
+  // A length past any real message (a header of garbage) reads as one
+  // that never ends; the reader then stops at the end of the stream.
+  return body > (uint64_t(1) << 40) ? SIZE_MAX : kHeaderSize + size_t(body);
 }
 
 Response decode_response(std::string_view message) {

@@ -3,12 +3,14 @@
 // (api/compile_in_worker.cpp), exchange. It is here, in the contract, because
 // both sides link the contract and neither may depend on the other.
 //
-// The client starts one worker per request, writes one request on its
-// standard input and closes it; the worker writes one response on its
-// standard output and exits. Both messages are binary, in the byte order of
-// the machine (both ends run on it), and carry their length, so that a
-// reader knows a message that stops short (a worker that died while writing)
-// from a whole one:
+// The client writes requests on the worker's standard input, one at a time;
+// the worker answers each with one response on its standard output, and
+// exits when its input ends. A client that wants one answer closes the input
+// after the request; one that keeps the worker warm for later requests
+// (vkcl::CompileWorkers) reads each response by its length. Both messages
+// are binary, in the byte order of the machine (both ends run on it), and
+// carry their length, so that a reader knows a message that stops short (a
+// worker that died while writing) from a whole one, and where it ends:
 //
 //   message       := magic[8] version:u32 body_length:u64 body
 //   magic         := "vkclcreq" (request) | "vkclcres" (response)
@@ -43,6 +45,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -54,6 +57,8 @@
 namespace vkcl::worker_protocol {
 
 inline constexpr uint32_t kVersion = 2;
+// magic, version, body_length
+inline constexpr size_t kHeaderSize = 8 + sizeof(uint32_t) + sizeof(uint64_t);
 
 // What the worker is asked to do: which compiler entry point it runs.
 enum class RequestKind : uint32_t {
@@ -95,5 +100,10 @@ std::string encode(const Response& response);
 // included); a reflection that does not parse is one too.
 Request decode_request(std::string_view message);
 Response decode_response(std::string_view message);
+
+// The size of the whole message that `start` begins (its header read), or
+// nothing while `start` is shorter than a header. Says nothing of whether
+// the message is well-formed: decode_* does.
+std::optional<size_t> message_size(std::string_view start);
 
 }  // namespace vkcl::worker_protocol

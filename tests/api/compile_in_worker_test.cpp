@@ -255,6 +255,77 @@ TEST_F(CompileInWorker, EightThreadsCompileAtOnce) {
   }
 }
 
+// CompileWorkers keeps a worker between requests and gives each request
+// its own answer and standard error.
+TEST_F(CompileInWorker, AWarmWorkerAnswersRequestsInTurn) {
+  ::setenv("VKCL_FAKE_WORKER", "serve", 1);
+  CompileWorkers workers(VKCL_FAKE_COMPILE_WORKER, 1);
+  const std::string first = workers.compile("a", "a.cl", {}).warnings;
+  ASSERT_EQ(first.rfind("pid ", 0), 0u) << first;
+  const std::string pid = first.substr(0, first.find(" request"));
+  EXPECT_EQ(first, pid + " request 1\n");
+  EXPECT_EQ(workers.compile("warn", "w.cl", {}).warnings, pid + " request 2\nwarn: request 2\n");
+  EXPECT_EQ(workers.compile_object("b", "b.cl", {}).warnings, pid + " request 3\n");
+}
+
+TEST_F(CompileInWorker, AFailedRequestEndsItsWarmWorker) {
+  ::setenv("VKCL_FAKE_WORKER", "serve", 1);
+  CompileWorkers workers(VKCL_FAKE_COMPILE_WORKER, 1);
+  const std::string first = workers.compile("a", "a.cl", {}).warnings;
+  const std::string log = error_of([&] { workers.compile("fail", "f.cl", {}); });
+  EXPECT_EQ(log, first.substr(0, first.find(" request")) + " request 2\n");
+  const std::string next = workers.compile("a", "a.cl", {}).warnings;
+  EXPECT_NE(next.substr(0, next.find(" request")), first.substr(0, first.find(" request")));
+  EXPECT_EQ(next.substr(next.find(" request")), " request 1\n");
+}
+
+TEST_F(CompileInWorker, AWarmWorkerThatCrashesIsACompileErrorAndIsReplaced) {
+  ::setenv("VKCL_FAKE_WORKER", "serve", 1);
+  CompileWorkers workers(VKCL_FAKE_COMPILE_WORKER, 1);
+  workers.compile("a", "a.cl", {});
+  const std::string log = error_of([&] { workers.compile("crash", "c.cl", {}); });
+  EXPECT_NE(log.find("c.cl: error: the compiler crashed (signal 11: SIGSEGV)"), std::string::npos) << log;
+  EXPECT_NE(log.find("fake worker: crashing at request 2"), std::string::npos) << log;
+  EXPECT_NE(workers.compile("a", "a.cl", {}).warnings.find(" request 1\n"), std::string::npos);
+}
+
+// The real worker compiles one program after another as it compiles each
+// alone: nothing of one compile leaks into the next.
+TEST_F(CompileInWorker, AWarmWorkerGivesWhatTheInProcessCompilerGives) {
+  CompileWorkers workers({}, 1);
+  const std::vector<uint32_t> first = compile_opencl(kKernel, "scale.cl", options_with_shift(1)).module.words;
+  const std::vector<uint32_t> second = compile_opencl(kKernel, "scale.cl", options_with_shift(2)).module.words;
+  EXPECT_EQ(workers.compile(kKernel, "scale.cl", options_with_shift(1)).module.words, first);
+  EXPECT_NE(error_of([&] { workers.compile("kernel void k( {", "bad.cl", {}); }).find("bad.cl:1:"),
+            std::string::npos);
+  EXPECT_EQ(workers.compile(kKernel, "scale.cl", options_with_shift(2)).module.words, second);
+  EXPECT_EQ(workers.compile(kKernel, "scale.cl", options_with_shift(1)).module.words, first);
+}
+
+TEST_F(CompileInWorker, EightThreadsShareWarmWorkers) {
+  constexpr int kThreads = 8, kEach = 3;
+  std::vector<std::vector<uint32_t>> expected(kThreads);
+  for (int i = 0; i < kThreads; ++i)
+    expected[i] = compile_opencl(kKernel, "scale.cl", options_with_shift(i)).module.words;
+  CompileWorkers workers({}, 2);
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      for (int k = 0; k < kEach; ++k) {
+        try {
+          if (workers.compile(kKernel, "scale.cl", options_with_shift(i)).module.words != expected[i])
+            errors[i] += "different words; ";
+        } catch (const std::exception& e) {
+          errors[i] += e.what();
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i) EXPECT_EQ(errors[i], "") << "thread " << i;
+}
+
 // compile_module_for in a child process, through VKCL_MODULE_CACHE: the
 // second build finds the first's module and starts no worker.
 TEST_F(CompileInWorker, CompileModuleForUsesTheModuleCache) {

@@ -7,6 +7,10 @@
 //   flood     writes 8 MiB on standard error before reading the request,
 //             then answers with a warning-only success (no module); neither
 //             side may wait for the other
+//   serve     answers requests in turn, as the real worker does, until its
+//             input ends: the log of request K is "pid P request K"; a
+//             source "fail" is a failed request, "crash" raises SIGSEGV,
+//             "warn" first writes "warn: request K" on standard error
 #include <signal.h>
 #include <unistd.h>
 
@@ -36,12 +40,46 @@ void write_all(int fd, std::string_view bytes) {
   }
 }
 
+// The next whole message on standard input; empty at its end.
+std::string read_message() {
+  std::string bytes;
+  char c;
+  for (;;) {
+    const auto size = vkcl::worker_protocol::message_size(bytes);
+    if (size && bytes.size() >= *size) return bytes;
+    if (::read(STDIN_FILENO, &c, 1) != 1) return bytes;
+    bytes += c;
+  }
+}
+
+int serve() {
+  for (int served = 1;; ++served) {
+    const std::string message = read_message();
+    if (message.empty()) return 0;
+    const vkcl::worker_protocol::Request request = vkcl::worker_protocol::decode_request(message);
+    vkcl::worker_protocol::Response response;
+    response.ok = request.source != "fail";
+    response.log = "pid " + std::to_string(::getpid()) + " request " + std::to_string(served) + "\n";
+    if (request.source == "crash") {
+      std::fprintf(stderr, "fake worker: crashing at request %d\n", served);
+      std::fflush(stderr);
+      ::raise(SIGSEGV);
+    }
+    if (request.source == "warn") {
+      std::fprintf(stderr, "warn: request %d\n", served);
+      std::fflush(stderr);
+    }
+    write_all(STDOUT_FILENO, vkcl::worker_protocol::encode(response));
+  }
+}
+
 }  // namespace
 
 int main() {
   const char* mode_variable = std::getenv("VKCL_FAKE_WORKER");
   const std::string_view mode = mode_variable != nullptr ? mode_variable : "";
   if (mode == "ignore") return 0;
+  if (mode == "serve") return serve();
   if (mode == "flood") {
     const std::string line(1023, 'e');
     for (int i = 0; i < 8 * 1024; ++i) write_all(STDERR_FILENO, line + "\n");

@@ -1,26 +1,31 @@
 // vkcl-compile-worker: the compiler in a process of its own, for a library
 // that must not compile in its caller's process (the OpenCL ICD, through
-// vkcl::compile_in_worker, api/vkcl/compile_worker.h). It reads one request
-// on standard input, runs the compiler entry point its kind names
-// (compile_opencl, compile_to_library, link_libraries, ...: compiler.h),
-// writes one response on standard output (spirv/contract/compile_protocol.h)
-// and exits.
+// vkcl::CompileWorkers, api/vkcl/compile_worker.h). It reads requests on
+// standard input, one at a time; for each it runs the compiler entry point
+// its kind names (compile_opencl, compile_to_library, link_libraries, ...:
+// compiler.h) and writes one response on standard output
+// (spirv/contract/compile_protocol.h); it exits when its input ends. A
+// client keeps it warm between builds (a process start costs more than a
+// small kernel's compile) or closes its input after one request.
 //
 // It lives here, beside clc, because it is the compiler's second front door:
 // it links the compiler and the contract and nothing of the runtime, as the
 // layout asks of tools/clc/ (docs/design.md, "Layout"); api/ holds only its
 // client. Here the compiler's process-wide habits are harmless: its exit()
 // and std::cerr interposition (translate.cpp) and crash handlers
-// (compiler.cpp) act on this process alone, and one compile runs in it.
+// (compiler.cpp) act on this process alone, and one compile runs in it at a
+// time. After a request that failed the client sends it no more (a crash
+// the compiler recovered from may have left its state broken).
 //
-// Exit status: 0 once a response is written, a compile error's included; 2
-// for a malformed request (a failure response is still written) or for any
-// argument (usage on standard error, no response); a crash that the compiler's crash recovery does not catch ends it
+// Exit status: 0 when its input ends between requests; 2 after a malformed
+// request (a failure response is still written) or for any argument (usage on standard error, no response); a crash that the compiler's crash recovery does not catch ends it
 // by its signal, which the client reports as the compiler crashing.
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -35,14 +40,28 @@ namespace {
 
 namespace protocol = vkcl::worker_protocol;
 
-std::string read_all(int fd) {
+// Reads exactly `size` bytes, or fewer where the input ends first.
+std::string read_exactly(int fd, size_t size) {
   std::string bytes;
   char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+  while (bytes.size() < size) {
+    const ssize_t n = ::read(fd, buffer, std::min(sizeof buffer, size - bytes.size()));
     if (n > 0) bytes.append(buffer, size_t(n));
     else if (n == 0) return bytes;
     else if (errno != EINTR) throw std::runtime_error(std::string("cannot read the request: ") + std::strerror(errno));
+  }
+  return bytes;
+}
+
+// The next request's bytes; empty when the input ends before it.
+std::string read_message(int fd) {
+  std::string message = read_exactly(fd, protocol::kHeaderSize);
+  while (true) {
+    const std::optional<size_t> size = protocol::message_size(message);
+    if (!size || *size <= message.size()) return message;  // short ones are decode_request's to report
+    const std::string more = read_exactly(fd, *size - message.size());
+    if (more.empty()) return message;
+    message += more;
   }
 }
 
@@ -108,9 +127,9 @@ protocol::Response compile(const protocol::Request& request) {
 
 int main(int argc, char**) {
   if (argc > 1) {
-    std::fputs("usage: vkcl-compile-worker < request > response\n"
-               "Reads one request (compile, compile to an object, link, ...) on standard input and writes one\n"
-               "response on standard output\n"
+    std::fputs("usage: vkcl-compile-worker < requests > responses\n"
+               "Reads requests (compile, compile to an object, link, ...) on standard input and writes one\n"
+               "response to each on standard output, until its input ends\n"
                "(spirv/contract/compile_protocol.h), as vkcl::compile_in_worker does; it takes no arguments.\n",
                stderr);
     return 2;
@@ -124,17 +143,21 @@ int main(int argc, char**) {
     return 1;
   }
 
-  int status = 0;
-  protocol::Response response;
-  try {
-    response = compile(protocol::decode_request(read_all(STDIN_FILENO)));
-  } catch (const std::exception& error) {  // a ProtocolError, or the request could not be read
-    response.log = std::string("error: vkcl-compile-worker: ") + error.what() + "\n";
-    status = 2;
+  for (;;) {
+    int status = 0;
+    protocol::Response response;
+    try {
+      const std::string message = read_message(STDIN_FILENO);
+      if (message.empty()) return 0;  // the client is done
+      response = compile(protocol::decode_request(message));
+    } catch (const std::exception& error) {  // a ProtocolError, or the request could not be read
+      response.log = std::string("error: vkcl-compile-worker: ") + error.what() + "\n";
+      status = 2;
+    }
+    if (!write_all(response_fd, protocol::encode(response))) {
+      std::fprintf(stderr, "vkcl-compile-worker: cannot write the response: %s\n", std::strerror(errno));
+      return 1;
+    }
+    if (status != 0) return status;  // nothing after a malformed request can be trusted to start a message
   }
-  if (!write_all(response_fd, protocol::encode(response))) {
-    std::fprintf(stderr, "vkcl-compile-worker: cannot write the response: %s\n", std::strerror(errno));
-    return 1;
-  }
-  return status;
 }
