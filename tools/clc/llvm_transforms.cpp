@@ -17,6 +17,7 @@
 #include "legalize_vectors.h"
 #include "lower_memory_intrinsics.h"
 #include "retype_punned_accesses.h"
+#include "scale_huge_divisors.h"
 
 namespace vkcl {
 namespace {
@@ -29,6 +30,7 @@ constexpr std::array kTransforms = {
     LlvmTransform{"legalize_vectors", legalize_vectors},
     LlvmTransform{"legalize_integer_widths", legalize_integer_widths},
     LlvmTransform{"retype_punned_accesses", [](llvm::Module& module, std::string_view) { retype_punned_accesses(module); }},
+    LlvmTransform{"scale_huge_divisors", [](llvm::Module& module, std::string_view) { scale_huge_divisors(module); }},
 };
 
 // What the first failing transform threw, as text: the program's error

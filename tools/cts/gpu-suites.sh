@@ -7,7 +7,7 @@
 # copied) carried, after a first call that ran `tools/gpu-opencl.sh unpack`
 # with .gpu-llvm (the machine is given back after 30 s idle, so the second
 # call must follow at once; docs/opencl.md, "The Khronos CTS, second pass").
-#   tools/cts/gpu-suites.sh LIMIT SUITE...
+#   tools/cts/gpu-suites.sh LIMIT SUITE[:SUB,SUB...]...
 #   WITH_TESTS=1   also the OpenCL API tests and the CLBlast client (tools/gpu-opencl.sh tests)
 #   CHECK_EXIT=1   first check that a CTS process and vkcl_opencl_exit_after_compile exit at
 #                  once, and stop if not (an exit hang makes every sub-test run out of time)
@@ -37,23 +37,29 @@ run_part() {  # NAME SPEC: one run.sh --suites --split over SPEC (SUITE or SUITE
   timeout -k 10 $((limit + 30)) env TIMEOUT_conversions="$limit" TIMEOUT_math_brute_force="$limit" \
     .gpu-cts/run.sh --suites --split "$2" --out "/tmp/r/$1" --timeout "$limit" > "/tmp/r-$1.log" 2>&1 &
 }
-for s in "$@"; do
+names=()
+for spec in "$@"; do
+  s=${spec%%:*}; names+=("$s")
   shards_var="SHARDS_$s"; shards=${!shards_var:-1}
   if (( shards > 1 )); then
-    exe=$(find ".gpu-cts/test_conformance/$s" -maxdepth 1 -type f -name 'test_*' | head -1)
-    mapfile -t subs < <(cd "$(dirname "$exe")" && "./$(basename "$exe")" --list 2>/dev/null |
-                        awk '/^\t[^ \t]+$/{sub(/^\t/,""); print}')
+    if [[ $spec == *:* ]]; then
+      IFS=, read -ra subs <<< "${spec#*:}"
+    else
+      exe=$(find ".gpu-cts/test_conformance/$s" -maxdepth 1 -type f -name 'test_*' | head -1)
+      mapfile -t subs < <(cd "$(dirname "$exe")" && "./$(basename "$exe")" --list 2>/dev/null |
+                          awk '/^\t[^ \t]+$/{sub(/^\t/,""); print}')
+    fi
     for ((k = 0; k < shards; k++)); do
       part=""
       for ((j = k; j < ${#subs[@]}; j += shards)); do part+="${part:+,}${subs[j]}"; done
-      run_part "$s.part$k" "$s:$part"
+      [[ -n $part ]] && run_part "$s.part$k" "$s:$part"
     done
   else
-    run_part "$s" "$s"
+    run_part "$s" "$spec"
   fi
 done
 wait
-for s in "$@"; do
+for s in "${names[@]}"; do
   shards_var="SHARDS_$s"; shards=${!shards_var:-1}
   if (( shards > 1 )); then  # one suite again: tests.csv joined, suites.csv summed, the worst status
     mkdir -p "/tmp/r/$s"
@@ -70,4 +76,4 @@ for s in "$@"; do
   cp "/tmp/r-$s.log" "$OUT/r/$s/run.log"
 done
 tar czf "$OUT/logs.tgz" -C /tmp r 2>/dev/null
-for s in "$@"; do tail -n +2 "/tmp/r/$s/suites.csv" 2>/dev/null; done
+for s in "${names[@]}"; do tail -n +2 "/tmp/r/$s/suites.csv" 2>/dev/null; done
