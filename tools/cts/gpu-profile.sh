@@ -5,8 +5,8 @@
 # .gl, .gpu-icd (with lib/libvkcl-sampler.so) and .gpu-cts, after a call that
 # ran `tools/gpu-opencl.sh unpack` (as tools/cts/gpu-suites.sh).
 #   tools/cts/gpu-profile.sh LIMIT SUITE/SUBTEST...
-# $OUT/p/times.csv: suite,subtest,implementation,rc,wall,user,sys; $OUT/p/*.samples.tgz
-# summarize here with tools/sampling_profiler/report.py.
+# $OUT/p/times.csv: suite,subtest,implementation,rc,wall,user,sys; $OUT/p.tgz
+# the logs and samples (summarize with tools/sampling_profiler/report.py).
 set -u
 limit=$1; shift
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
@@ -14,7 +14,7 @@ export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 tools/gpu-opencl.sh headers
 root=$PWD
-mkdir -p "$OUT/p" /etc/OpenCL/vendors
+mkdir -p "$OUT/p" /etc/OpenCL/vendors /tmp/p
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 echo "suite,subtest,implementation,rc,wall,user,sys" > "$OUT/p/times.csv"
 for t in "$@"; do
@@ -34,11 +34,13 @@ for t in "$@"; do
       fi
       args=(); [[ $suite == math_brute_force || $suite == conversions ]] && args=(-w)
       TIMEFORMAT="%R,%U,%S"
-      { time timeout "$limit" "$exe" "${args[@]}" "$sub" > "$OUT/p/$suite.$sub.$impl.log" 2>&1; echo "rc=$?" >> "$OUT/p/$suite.$sub.$impl.log"; } 2> /tmp/time.txt
-      rc=$(sed -n 's/^rc=//p' "$OUT/p/$suite.$sub.$impl.log")
+      log=/tmp/p/$suite.$sub.$impl.log
+      { time timeout "$limit" "$exe" "${args[@]}" "$sub" > "$log" 2>&1; echo "rc=$?" >> "$log"; } 2> /tmp/time.txt
+      rc=$(sed -n 's/^rc=//p' "$log")
       echo "$suite,$sub,$impl,$rc,$(tail -1 /tmp/time.txt)" >> "$OUT/p/times.csv"
     )
-    [[ $impl == vkcl ]] && tar czf "$OUT/p/$suite.$sub.samples.tgz" -C /tmp samples
+    [[ $impl == vkcl ]] && mkdir -p "/tmp/p/$suite.$sub" && mv /tmp/samples "/tmp/p/$suite.$sub/"
   done
   tail -2 "$OUT/p/times.csv"
 done
+tar czf "$OUT/p.tgz" -C /tmp p

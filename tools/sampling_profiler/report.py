@@ -10,7 +10,8 @@ Several files (a client and its compile workers, say) are summed.
 Each sampled address is located in the library the process had mapped
 there; a library found by name in a --symbols directory (unstripped copies,
 e.g. build/api/opencl) is symbolized with addr2line, others are shown as
-library+offset.
+library+offset (the machine's own libraries may differ from the sampled
+one's).
 """
 import argparse
 import collections
@@ -47,8 +48,6 @@ def symbolize(places, symbol_dirs):
     for lib, offsets in by_lib.items():
         local = next((os.path.join(d, os.path.basename(lib)) for d in symbol_dirs
                       if os.path.exists(os.path.join(d, os.path.basename(lib)))), None)
-        if local is None and os.path.exists(lib) and "/.gpu" not in lib:
-            local = lib
         offsets = sorted(offsets)
         if local:
             out = subprocess.run(["addr2line", "-f", "-C", "-e", local] + [hex(o) for o in offsets],
