@@ -16,6 +16,7 @@
 #include <llvm/IR/Operator.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include "compile_error.h"
 #include "llvm_ir.h"
 #include "retype_punned_accesses.h"
 
@@ -99,6 +100,117 @@ TEST(RetypePunnedAccesses, AccessesTakeTheMemorysTypeAndComputeTheSame) {
     value.IntVal = llvm::APInt(32, bits);
     const float got = after->runFunction(after->FindFunctionNamed("write_float_bits"), {index, value}).FloatVal;
     EXPECT_EQ(std::bit_cast<uint32_t>(got), bits);
+  }
+}
+
+// Vectors read and written as their components (vload and vstore of a cast
+// __local or __private vector pointer): each access goes to its vector's
+// component, steps summed, and the bytes are the same.
+constexpr const char* kComponentViews = R"IR(
+@pairs = internal addrspace(3) global [4 x <2 x i8>] zeroinitializer
+
+define i32 @local_pairs_as_bytes(i32 %k) {
+  store <2 x i8> <i8 1, i8 2>, <2 x i8> addrspace(3)* getelementptr ([4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i32 0, i32 0)
+  store <2 x i8> <i8 3, i8 4>, <2 x i8> addrspace(3)* getelementptr ([4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i32 0, i32 1)
+  store <2 x i8> <i8 5, i8 6>, <2 x i8> addrspace(3)* getelementptr ([4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i32 0, i32 2)
+  store <2 x i8> <i8 7, i8 8>, <2 x i8> addrspace(3)* getelementptr ([4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i32 0, i32 3)
+  %base = getelementptr [4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i32 0, i32 0
+  %flat = bitcast <2 x i8> addrspace(3)* %base to i8 addrspace(3)*
+  %p = getelementptr i8, i8 addrspace(3)* %flat, i32 %k
+  %b = load i8, i8 addrspace(3)* %p
+  %q = getelementptr i8, i8 addrspace(3)* %p, i32 1
+  %c = load i8, i8 addrspace(3)* %q
+  %bz = zext i8 %b to i32
+  %cz = zext i8 %c to i32
+  %high = shl i32 %cz, 8
+  %r = or i32 %bz, %high
+  ret i32 %r
+}
+
+; What LLVM makes of vload2(k, (local uchar*)pairs + 1): a component index
+; past the vector's end, and a vector load from an element pointer.
+define i32 @local_pairs_past_the_component(i32 %k) {
+  store <2 x i8> <i8 1, i8 2>, <2 x i8> addrspace(3)* getelementptr ([4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i32 0, i32 0)
+  store <2 x i8> <i8 3, i8 4>, <2 x i8> addrspace(3)* getelementptr ([4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i32 0, i32 1)
+  store <2 x i8> <i8 5, i8 6>, <2 x i8> addrspace(3)* getelementptr ([4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i32 0, i32 2)
+  store <2 x i8> <i8 7, i8 8>, <2 x i8> addrspace(3)* getelementptr ([4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i32 0, i32 3)
+  %p = getelementptr inbounds [4 x <2 x i8>], [4 x <2 x i8>] addrspace(3)* @pairs, i64 0, i64 0, i32 %k
+  %q = getelementptr inbounds i8, i8 addrspace(3)* %p, i64 1
+  %v = bitcast i8 addrspace(3)* %q to <2 x i8> addrspace(3)*
+  %w = load <2 x i8>, <2 x i8> addrspace(3)* %v, align 1
+  %b = extractelement <2 x i8> %w, i32 0
+  %c = extractelement <2 x i8> %w, i32 1
+  %bz = zext i8 %b to i32
+  %cz = zext i8 %c to i32
+  %high = shl i32 %cz, 8
+  %r = or i32 %bz, %high
+  ret i32 %r
+}
+
+define i32 @private_quads_written_as_ints(i32 %k) {
+  %a = alloca [2 x <4 x i32>]
+  %v0 = getelementptr [2 x <4 x i32>], [2 x <4 x i32>]* %a, i32 0, i32 0
+  store <4 x i32> zeroinitializer, <4 x i32>* %v0
+  %v1 = getelementptr [2 x <4 x i32>], [2 x <4 x i32>]* %a, i32 0, i32 1
+  store <4 x i32> zeroinitializer, <4 x i32>* %v1
+  %flat = bitcast [2 x <4 x i32>]* %a to i32*
+  %p = getelementptr i32, i32* %flat, i32 %k
+  store i32 %k, i32* %p
+  %first = load i32, i32* %flat
+  %w0 = load <4 x i32>, <4 x i32>* %v0
+  %w1 = load <4 x i32>, <4 x i32>* %v1
+  %e = extractelement <4 x i32> %w1, i32 1
+  %x = extractelement <4 x i32> %w0, i32 3
+  %s = add i32 %e, %x
+  %t = add i32 %s, %first
+  ret i32 %t
+}
+)IR";
+
+TEST(RetypePunnedAccesses, VectorsReadAsTheirComponentsGoToTheComponent) {
+  llvm::LLVMContext context;
+  context.setOpaquePointers(false);
+  std::unique_ptr<llvm::Module> original = testing::parse_ir(kComponentViews, context);
+  ASSERT_NE(original, nullptr);
+  std::unique_ptr<llvm::Module> retyped = llvm::CloneModule(*original);
+  retype_punned_accesses(*retyped);
+  ASSERT_EQ(testing::verify_ir(*retyped), "");
+  EXPECT_EQ(pointer_casts(*retyped), 0) << testing::print_ir(*retyped);
+  std::unique_ptr<llvm::ExecutionEngine> before = testing::interpreter(std::move(original));
+  std::unique_ptr<llvm::ExecutionEngine> after = testing::interpreter(std::move(retyped));
+  ASSERT_TRUE(before && after);
+  testing::expect_same_results(*before, *after, {"local_pairs_as_bytes", "local_pairs_past_the_component"},
+                               {0, 1, 2, 3, 4, 5}, "retyped");
+  testing::expect_same_results(*before, *after, {"private_quads_written_as_ints"}, {0, 1, 3, 5, 7}, "retyped");
+  llvm::GenericValue k;
+  k.IntVal = llvm::APInt(32, 3);
+  EXPECT_EQ(after->runFunction(after->FindFunctionNamed("local_pairs_as_bytes"), {k}).IntVal.getZExtValue(),
+            0x0504u);  // bytes 3 and 4: the second pair's second, the third's first
+}
+
+// An array of 3-component vectors has a padding component between its
+// vectors, which Vulkan cannot address: an error at the access, not a
+// rewrite into other bytes.
+TEST(RetypePunnedAccesses, ThreeComponentVectorsAsComponentsAreAnError) {
+  llvm::LLVMContext context;
+  context.setOpaquePointers(false);
+  std::unique_ptr<llvm::Module> module = testing::parse_ir(R"IR(
+define i8 @triples(i32 %k) {
+  %a = alloca [4 x <3 x i8>]
+  %p = getelementptr inbounds [4 x <3 x i8>], [4 x <3 x i8>]* %a, i64 0, i64 0, i32 %k
+  store i8 7, i8* %p
+  %b = load i8, i8* %p
+  ret i8 %b
+}
+)IR", context);
+  ASSERT_NE(module, nullptr);
+  try {
+    retype_punned_accesses(*module, "t.cl");
+    ADD_FAILURE() << "no CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.cl: error: a __local or __private array of 3-component vectors"),
+              std::string::npos)
+        << e.what();
   }
 }
 

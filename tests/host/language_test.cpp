@@ -171,6 +171,68 @@ TEST(Language, PrivateArraysChosenAtRunTime) {
   EXPECT_EQ(output.read<int32_t>(n), want);
 }
 
+// Vector arrays in __local and __private memory read and written as their
+// components through cast pointers, at unaligned offsets (the CTS's
+// vload_local, vload_private and vstore_private): LLVM makes of these a
+// cast, a component index past a vector's end, and a vector load from
+// element pointers; retype_punned_accesses gives each access its component.
+constexpr const char* kComponentViewSource = R"CL(
+kernel void vload_local(local uchar2* shared, global const uchar2* src, global const uint* offsets,
+                        global const uint* shifts, global uchar2* out) {
+  const int tid = get_global_id(0);
+  if (get_local_id(0) == 0)
+    for (int i = 0; i < 64; i++) shared[i] = src[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[tid] = vload2(offsets[tid], ((local uchar*)shared) + shifts[tid]);
+}
+kernel void vstore_private(global const int4* src, global const uint* offsets, global int* out, uint shift) {
+  int4 storage[8];
+  const int tid = get_global_id(0);
+  for (int i = 0; i < 8; i++) storage[i] = (int4)(-1);
+  vstore4(src[tid], offsets[tid], ((private int*)storage) + shift);
+  const private int* p = ((private int*)storage) + 4 * offsets[tid] + shift;
+  for (int i = 0; i < 4; i++) out[4 * tid + i] = p[i];
+}
+)CL";
+
+TEST(Language, VectorArraysReadAndWrittenAsTheirComponents) {
+  Program& p = program(kComponentViewSource, OpenCLStd::CL3_0);
+  {
+    constexpr uint32_t n = 32;
+    std::vector<uint8_t> bytes(128);
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 7 + 3);
+    std::vector<uint32_t> offsets(n), shifts(n);
+    for (uint32_t t = 0; t < n; ++t) offsets[t] = (t * 5) % 60, shifts[t] = t % 3;
+    Buffer src = buffer_of(bytes), off = buffer_of(offsets), sh = buffer_of(shifts), out(test::device(), n * 2);
+    Kernel k = p.kernel("vload_local");
+    k.set_local_arg("shared", 128);
+    k.set_arg("src", src);
+    k.set_arg("offsets", off);
+    k.set_arg("shifts", sh);
+    k.set_arg("out", out);
+    run(k, n, n);
+    std::vector<uint8_t> want(n * 2);
+    for (uint32_t t = 0; t < n; ++t)
+      for (int c = 0; c < 2; ++c) want[2 * t + c] = bytes[2 * offsets[t] + shifts[t] + c];
+    EXPECT_EQ(out.read<uint8_t>(n * 2), want);
+  }
+  for (uint32_t shift : {0u, 1u, 3u}) {
+    constexpr uint32_t n = 16;
+    std::vector<int32_t> src(4 * n);
+    for (size_t i = 0; i < src.size(); ++i) src[i] = int32_t(i * 11 + 1);
+    std::vector<uint32_t> offsets(n);
+    for (uint32_t t = 0; t < n; ++t) offsets[t] = t % 7;
+    Buffer in = buffer_of(src), off = buffer_of(offsets), out(test::device(), n * 16);
+    Kernel k = p.kernel("vstore_private");
+    k.set_arg("src", in);
+    k.set_arg("offsets", off);
+    k.set_arg("out", out);
+    k.set_arg("shift", shift);
+    run(k, n, 16);
+    EXPECT_EQ(out.read<int32_t>(4 * n), src) << "shift " << shift;
+  }
+}
+
 // Harder choices: a __local argument and a kernel-scope array with pointer
 // arithmetic on the choice, arrays of structs chosen whole, __local scalars.
 constexpr const char* kPointerEdgeSource = R"CL(

@@ -29,7 +29,8 @@ constexpr std::array kTransforms = {
     LlvmTransform{"lower_memory_intrinsics", lower_memory_intrinsics},
     LlvmTransform{"legalize_vectors", legalize_vectors},
     LlvmTransform{"legalize_integer_widths", legalize_integer_widths},
-    LlvmTransform{"retype_punned_accesses", [](llvm::Module& module, std::string_view) { retype_punned_accesses(module); }},
+    LlvmTransform{"retype_punned_accesses",
+                  [](llvm::Module& module, std::string_view file_name) { retype_punned_accesses(module, file_name); }},
     LlvmTransform{"scale_huge_divisors", [](llvm::Module& module, std::string_view) { scale_huge_divisors(module); }},
 };
 

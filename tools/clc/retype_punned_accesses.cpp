@@ -1,14 +1,24 @@
 #include "retype_punned_accesses.h"
 
+#include <string>
+#include <string_view>
+
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/Support/MathExtras.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/IR/ValueHandle.h>
+
+#include "compile_error.h"
+#include "source_locations.h"
 
 namespace vkcl {
 namespace {
@@ -173,9 +183,186 @@ class Retyper {
   std::vector<llvm::WeakVH> worklist_;
 };
 
+// ---------------------------------------------------------------------------
+// Vectors seen as their components
+
+// A pointer to a component of vectors of `vector` type starting at `base`:
+// `flat` components past `base`'s first (flat may pass the first vector's
+// end, and is negative before it).
+struct ComponentAddress {
+  llvm::Value* base = nullptr;
+  llvm::FixedVectorType* vector = nullptr;
+  llvm::Value* flat = nullptr;
+};
+
+bool logical(const llvm::Value* pointer) {
+  const unsigned space = pointer->getType()->getPointerAddressSpace();
+  return space == kPrivateAddressSpace || space == kLocalAddressSpace;
+}
+
+// A vector type whose flat view the rewrite can address: 2, 4, 8 or 16
+// components (a three-component vector has a padding component, which no
+// access chain reaches).
+llvm::FixedVectorType* flat_vector(llvm::Type* type) {  // nullptr when not
+  auto* vector = llvm::dyn_cast_or_null<llvm::FixedVectorType>(type);
+  return vector != nullptr && vector->getNumElements() >= 2 && llvm::isPowerOf2_32(vector->getNumElements())
+             ? vector
+             : nullptr;
+}
+
+// Where `pointer`, a pointer to a vector's element type, points, as a
+// component of vectors: found through steps over elements (getelementptr
+// with one index), a step into a vector (getelementptr vector, i, c) or the
+// cast of a vector pointer; `needed` is set when the way there has a cast
+// or a component index that is not a constant below the vector's length,
+// which Vulkan's logical addressing cannot express. With `builder`, the
+// flat index is computed there; without, only whether there is one is.
+std::optional<ComponentAddress> component_address(llvm::Value* pointer, llvm::IRBuilder<>* builder, bool& needed) {
+  llvm::Type* element = pointee(pointer);
+  if (element == nullptr || !logical(pointer)) return std::nullopt;
+  auto index64 = [&](llvm::Value* index) { return builder->CreateSExtOrTrunc(index, builder->getInt64Ty()); };
+  if (auto* step = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer)) {
+    llvm::Value* source = step->getPointerOperand();
+    if (step->getNumIndices() == 1 && pointee(source) == element) {
+      std::optional<ComponentAddress> inner = component_address(source, builder, needed);
+      if (inner && builder) inner->flat = builder->CreateAdd(inner->flat, index64(step->getOperand(1)));
+      return inner;
+    }
+    // A step whose last index picks a vector's component: gep V, p, i, c
+    // (component i * n + c of p), or gep T, p, i0, ..., ik, c where the
+    // indices before c reach a vector (component c of that vector).
+    const unsigned indices = step->getNumIndices();
+    if (indices >= 2) {
+      // (getIndexedType's first index steps over the pointer, as getelementptr's does.)
+      llvm::SmallVector<llvm::Value*, 4> prefix(step->idx_begin(), step->idx_end() - 1);
+      auto* vector = llvm::dyn_cast_or_null<llvm::FixedVectorType>(
+          llvm::GetElementPtrInst::getIndexedType(step->getSourceElementType(), prefix));
+      if (vector == nullptr || vector->getElementType() != element) return std::nullopt;
+      llvm::Value* c = step->getOperand(indices);
+      auto* component = llvm::dyn_cast<llvm::ConstantInt>(c);
+      if (component == nullptr || component->getZExtValue() >= vector->getNumElements()) needed = true;
+      if (!builder) return ComponentAddress{source, vector, nullptr};
+      if (indices == 2)
+        return ComponentAddress{source, vector,
+                                builder->CreateAdd(builder->CreateMul(index64(step->getOperand(1)),
+                                                                      builder->getInt64(vector->getNumElements())),
+                                                   index64(c))};
+      llvm::SmallVector<llvm::Value*, 4> to_vector(step->idx_begin(), step->idx_end() - 1);
+      return ComponentAddress{builder->CreateInBoundsGEP(step->getSourceElementType(), source, to_vector), vector,
+                              index64(c)};
+    }
+    return std::nullopt;
+  }
+  if (auto* cast = llvm::dyn_cast<llvm::BitCastInst>(pointer)) {
+    // Of a vector pointer, or of an array (of arrays) of vectors: then of its
+    // first vector.
+    llvm::Value* source = cast->getOperand(0);
+    llvm::Type* inner = pointee(source);
+    std::vector<llvm::Value*> first;
+    while (auto* array = llvm::dyn_cast_or_null<llvm::ArrayType>(inner)) {
+      if (builder) first.push_back(builder->getInt64(0));
+      inner = array->getElementType();
+    }
+    auto* vector = llvm::dyn_cast_or_null<llvm::FixedVectorType>(inner);
+    if (vector == nullptr || vector->getElementType() != element) return std::nullopt;
+    needed = true;
+    if (builder && !first.empty()) {
+      first.push_back(builder->getInt64(0));
+      source = builder->CreateInBoundsGEP(pointee(source), source, first);
+    }
+    return ComponentAddress{source, vector, builder ? builder->getInt64(0) : nullptr};
+  }
+  return std::nullopt;
+}
+
+// The pointer to component `flat` + `offset` of `address`: vector
+// flat >> log2(n), component flat & (n - 1) (floor division, so that a step
+// back before the base lands in the vector before it).
+llvm::Value* component_pointer(llvm::IRBuilder<>& builder, const ComponentAddress& address, uint64_t offset) {
+  const unsigned n = address.vector->getNumElements();
+  llvm::Value* flat = offset == 0 ? address.flat : builder.CreateAdd(address.flat, builder.getInt64(offset));
+  llvm::Value* which = builder.CreateAShr(flat, llvm::Log2_32(n));
+  llvm::Value* component = builder.CreateAnd(flat, n - 1);
+  return builder.CreateGEP(address.vector, address.base, {which, component});
+}
+
+// Rewrites `access` (a load or a store) when its address is a component of
+// vectors reached in a way Vulkan cannot express: through a cast of the
+// vector pointer to its element, a component index past the vector's end
+// or not constant, or an element pointer cast to a vector of elements (the
+// access is then split into one per component). LLVM makes these of
+// `vload2(i, (__local char*)char2_array + k)`.
+void address_components(llvm::Instruction* access, std::string_view file_name) {
+  auto* load = llvm::dyn_cast<llvm::LoadInst>(access);
+  auto* store = llvm::dyn_cast<llvm::StoreInst>(access);
+  if ((load && load->isAtomic()) || (store && store->isAtomic())) return;
+  llvm::Value* address = load ? load->getPointerOperand() : store->getPointerOperand();
+  if (!logical(address)) return;
+  bool needed = false;
+  llvm::Type* accessed = load ? load->getType() : store->getValueOperand()->getType();
+  llvm::Value* element_pointer = address;
+  auto* whole = llvm::dyn_cast<llvm::FixedVectorType>(accessed);
+  if (auto* cast = llvm::dyn_cast<llvm::BitCastInst>(address);
+      cast != nullptr && whole != nullptr && pointee(cast->getOperand(0)) == whole->getElementType()) {
+    element_pointer = cast->getOperand(0);  // a vector read from its elements
+    needed = true;
+  } else {
+    whole = nullptr;
+  }
+  const std::optional<ComponentAddress> found = component_address(element_pointer, nullptr, needed);
+  if (!found || !needed) return;
+  if (flat_vector(found->vector) == nullptr) {
+    // A three-component vector's fourth element is padding, which no access
+    // chain reaches: fail closed rather than address something else.
+    throw CompileError(location_of(*access, file_name) +
+                       ": error: a __local or __private array of 3-component vectors read or written as "
+                       "its elements (through a cast pointer, or an index past a vector's end) is not "
+                       "supported: Vulkan addresses their memory as whole vectors\n" +
+                       inlining_notes(*access, file_name));
+  }
+  llvm::IRBuilder<> builder(access);
+  builder.SetCurrentDebugLocation(access->getDebugLoc());
+  const ComponentAddress target = *component_address(element_pointer, &builder, needed);
+  if (whole == nullptr) {
+    access->setOperand(load ? 0 : 1, component_pointer(builder, target, 0));
+    return;
+  }
+  const llvm::Align align = load ? load->getAlign() : store->getAlign();
+  llvm::Type* element = whole->getElementType();
+  const llvm::Align element_align =
+      std::min(align, access->getModule()->getDataLayout().getABITypeAlign(element));
+  if (load) {
+    llvm::Value* value = llvm::PoisonValue::get(whole);
+    for (unsigned j = 0; j < whole->getNumElements(); ++j) {
+      llvm::LoadInst* part = builder.CreateAlignedLoad(element, component_pointer(builder, target, j), element_align,
+                                                       load->isVolatile());
+      value = builder.CreateInsertElement(value, part, j);
+    }
+    load->replaceAllUsesWith(value);
+  } else {
+    for (unsigned j = 0; j < whole->getNumElements(); ++j)
+      builder.CreateAlignedStore(builder.CreateExtractElement(store->getValueOperand(), j),
+                                 component_pointer(builder, target, j), element_align, store->isVolatile());
+  }
+  access->eraseFromParent();
+}
+
+// Pointer casts and steps left without uses by address_components.
+void erase_dead_addresses(llvm::Function& function) {
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (llvm::Instruction& instruction : llvm::make_early_inc_range(llvm::instructions(function)))
+      if (llvm::isa<llvm::BitCastInst, llvm::GetElementPtrInst>(instruction) && instruction.use_empty() &&
+          instruction.getType()->isPointerTy()) {
+        instruction.eraseFromParent();
+        erased = true;
+      }
+  }
+}
+
 }  // namespace
 
-void retype_punned_accesses(llvm::Module& module) {
+void retype_punned_accesses(llvm::Module& module, std::string_view file_name) {
   Retyper retyper(module);
   for (llvm::Function& function : module) {
     if (function.isDeclaration()) continue;
@@ -185,6 +372,14 @@ void retype_punned_accesses(llvm::Module& module) {
         retyper.add(cast);
   }
   retyper.run();
+  for (llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    std::vector<llvm::Instruction*> accesses;
+    for (llvm::Instruction& instruction : llvm::instructions(function))
+      if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(instruction)) accesses.push_back(&instruction);
+    for (llvm::Instruction* access : accesses) address_components(access, file_name);
+    erase_dead_addresses(function);
+  }
 }
 
 }  // namespace vkcl

@@ -16,7 +16,22 @@
 // with one index and further such casts. Does not touch any other cast (a
 // cast to a wider type, a cast pointer passed to a call or stored): the
 // lowering still rejects those.
+//
+// Then vectors seen as their components: an access whose address reaches a
+// vector of 2, 4, 8 or 16 elements through a cast of the vector pointer to
+// its element, a component index that is not a constant below the vector's
+// length (`getelementptr <2 x i8>, p, 0, k`: LLVM's form of `(char*)p + k`),
+// steps over elements, or an element pointer cast to a vector of elements
+// (a vector load or store, split then into one access per component). Each
+// access goes to vector flat >> log2(n), component flat & (n - 1) of the
+// vectors' base. This is what `vload2(i, (__local uchar*)uchar2_array + k)`
+// and vstore through a cast __private pointer become (the CTS's
+// vload_local, vload_private, vstore_private). A 3-component vector seen
+// that way is a CompileError at the access: its padding component has no
+// place in a Vulkan vector (it had compiled to stores that went nowhere).
 #pragma once
+
+#include <string_view>
 
 namespace llvm {
 class Module;
@@ -24,6 +39,7 @@ class Module;
 
 namespace vkcl {
 
-void retype_punned_accesses(llvm::Module& module);
+// Throws CompileError (naming `file_name`) for what it cannot express.
+void retype_punned_accesses(llvm::Module& module, std::string_view file_name = {});
 
 }  // namespace vkcl
