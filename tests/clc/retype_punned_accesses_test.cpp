@@ -71,19 +71,26 @@ int pointer_casts(const llvm::Module& module) {
   });
 }
 
+// `text` as given and retyped, each in LLVM's interpreter; the retyped
+// module must verify and hold no pointer cast in private or local memory.
+struct BeforeAndAfter {
+  std::unique_ptr<llvm::ExecutionEngine> before, after;
+};
+BeforeAndAfter retyped_pair(const char* text, llvm::LLVMContext& context) {
+  std::unique_ptr<llvm::Module> original = testing::parse_ir(text, context);
+  if (original == nullptr) return {};
+  EXPECT_GT(pointer_casts(*original), 0);
+  std::unique_ptr<llvm::Module> retyped = llvm::CloneModule(*original);
+  retype_punned_accesses(*retyped);
+  EXPECT_EQ(testing::verify_ir(*retyped), "");
+  EXPECT_EQ(pointer_casts(*retyped), 0) << testing::print_ir(*retyped);
+  return {testing::interpreter(std::move(original)), testing::interpreter(std::move(retyped))};
+}
+
 TEST(RetypePunnedAccesses, AccessesTakeTheMemorysTypeAndComputeTheSame) {
   llvm::LLVMContext context;
   context.setOpaquePointers(false);  // as clc's modules
-  std::unique_ptr<llvm::Module> original = testing::parse_ir(kPunnedAccesses, context);
-  ASSERT_NE(original, nullptr);
-  ASSERT_GT(pointer_casts(*original), 0);
-  std::unique_ptr<llvm::Module> retyped = llvm::CloneModule(*original);
-  retype_punned_accesses(*retyped);
-  ASSERT_EQ(testing::verify_ir(*retyped), "");
-  EXPECT_EQ(pointer_casts(*retyped), 0) << testing::print_ir(*retyped);
-
-  std::unique_ptr<llvm::ExecutionEngine> before = testing::interpreter(std::move(original));
-  std::unique_ptr<llvm::ExecutionEngine> after = testing::interpreter(std::move(retyped));
+  auto [before, after] = retyped_pair(kPunnedAccesses, context);
   ASSERT_TRUE(before && after);
   for (float v : {1.5f, -0.0f, 3.14159f, 1e-40f}) {
     llvm::GenericValue index, value;
@@ -170,14 +177,7 @@ define i32 @private_quads_written_as_ints(i32 %k) {
 TEST(RetypePunnedAccesses, VectorsReadAsTheirComponentsGoToTheComponent) {
   llvm::LLVMContext context;
   context.setOpaquePointers(false);
-  std::unique_ptr<llvm::Module> original = testing::parse_ir(kComponentViews, context);
-  ASSERT_NE(original, nullptr);
-  std::unique_ptr<llvm::Module> retyped = llvm::CloneModule(*original);
-  retype_punned_accesses(*retyped);
-  ASSERT_EQ(testing::verify_ir(*retyped), "");
-  EXPECT_EQ(pointer_casts(*retyped), 0) << testing::print_ir(*retyped);
-  std::unique_ptr<llvm::ExecutionEngine> before = testing::interpreter(std::move(original));
-  std::unique_ptr<llvm::ExecutionEngine> after = testing::interpreter(std::move(retyped));
+  auto [before, after] = retyped_pair(kComponentViews, context);
   ASSERT_TRUE(before && after);
   testing::expect_same_results(*before, *after, {"local_pairs_as_bytes", "local_pairs_past_the_component"},
                                {0, 1, 2, 3, 4, 5}, "retyped");

@@ -9,9 +9,8 @@
 # the logs and samples (summarize with tools/sampling_profiler/report.py).
 set -u
 limit=$1; shift
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+# shellcheck source=tools/gpu-nvidia-vulkan.sh
+source tools/gpu-nvidia-vulkan.sh
 tools/gpu-opencl.sh headers
 root=$PWD
 mkdir -p "$OUT/p" /etc/OpenCL/vendors /tmp/p

@@ -16,9 +16,8 @@
 #                  bound: one at a time they outlast a call); merged into one row after
 set -u
 limit=$1; shift
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+# shellcheck source=tools/gpu-nvidia-vulkan.sh
+source tools/gpu-nvidia-vulkan.sh
 tools/gpu-opencl.sh headers
 eval "$(tools/gpu-opencl.sh env)"
 root=$PWD
