@@ -155,10 +155,10 @@ namespace {
 // it, when `close_input`) while reading `out` and `err`. Without
 // `answer_size`, until all three are closed; with it, until the output holds
 // the whole answer (then what stands ready on `err` is read too) or ends
-// (then `err` is read to its end). `output_ended` tells the last case.
+// (then `err` is read to its end).
 struct Pumped {
   ChildRun run;
-  bool output_ended = false;
+  bool answered = false;  // the whole answer came (with `answer_size`)
 };
 
 Pumped pump(UniqueFd& in, UniqueFd& out, UniqueFd& err, std::string_view input, bool close_input,
@@ -173,7 +173,7 @@ Pumped pump(UniqueFd& in, UniqueFd& out, UniqueFd& err, std::string_view input, 
     return size && run.output.size() >= *size;
   };
   // Once answered, only what `err` holds already is wanted: poll without waiting.
-  bool draining = false;
+  bool draining = false, output_ended = false;
   while (in.valid() || out.valid() || err.valid()) {
     if (!draining && answered()) draining = true;
     pollfd watched[3];
@@ -214,14 +214,15 @@ Pumped pump(UniqueFd& in, UniqueFd& out, UniqueFd& err, std::string_view input, 
         else keep_tail(run.errors, run.errors_cut, bytes, error_bytes_kept);
       } else if (got == 0) {
         fd.reset();
-        if (&fd == &out) pumped.output_ended = true;
+        if (&fd == &out) output_ended = true;
       } else if (errno != EINTR && errno != EAGAIN) {
         throw_errno("read");
       }
     }
     // A child that ended before answering: the rest of its standard error says why.
-    if (answer_size && pumped.output_ended && !answered()) in.reset();
+    if (answer_size && output_ended && !answered()) in.reset();
   }
+  pumped.answered = answered();
   return pumped;
 }
 
@@ -250,8 +251,7 @@ ChildConversation::ChildConversation(const std::filesystem::path& program) {
 ChildRun ChildConversation::turn(std::string_view input, const AnswerSize& answer_size, size_t error_bytes_kept) {
   if (ended_) throw std::logic_error("ChildConversation::turn after the child ended");
   Pumped pumped = pump(in_, out_, err_, input, /*close_input=*/false, answer_size, error_bytes_kept);
-  const std::optional<size_t> size = answer_size(pumped.run.output);
-  if (pumped.output_ended && !(size && pumped.run.output.size() >= *size)) {
+  if (!pumped.answered) {  // its output ended first
     ended_ = true;
     pumped.run.status = child_->wait();
   }

@@ -263,13 +263,8 @@ void run_transfer(DeviceState& dev, const std::string& what, const std::function
 class StagingLease {
  public:
   StagingLease(const std::shared_ptr<DeviceState>& dev, size_t bytes) : dev_(*dev) {
-    auto& spares = dev_.spare_staging_buffers;
-    auto best = spares.end();  // the smallest spare that is big enough
-    for (auto it = spares.begin(); it != spares.end(); ++it)
-      if (it->size >= bytes && (best == spares.end() || it->size < best->size)) best = it;
-    if (best != spares.end()) {
-      staging_ = *best;
-      spares.erase(best);
+    if (std::optional<StagingBuffer> spare = take_smallest_fitting(dev_.spare_staging_buffers, bytes)) {
+      staging_ = *spare;
       return;
     }
     // A power of two from 64 KiB (up to the chunk size): a few sizes serve

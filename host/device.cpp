@@ -356,15 +356,7 @@ void DeviceState::take_submission_objects(VkCommandBuffer& command_buffer, VkFen
 }
 
 ArgumentBuffer DeviceState::take_argument_buffer(VkDeviceSize bytes) {
-  // The smallest spare that is big enough.
-  auto best = spare_argument_buffers.end();
-  for (auto it = spare_argument_buffers.begin(); it != spare_argument_buffers.end(); ++it)
-    if (it->size >= bytes && (best == spare_argument_buffers.end() || it->size < best->size)) best = it;
-  if (best != spare_argument_buffers.end()) {
-    ArgumentBuffer taken = *best;
-    spare_argument_buffers.erase(best);
-    return taken;
-  }
+  if (std::optional<ArgumentBuffer> spare = take_smallest_fitting(spare_argument_buffers, bytes)) return *spare;
   // A power of two from 4 KiB: a few sizes serve every later submission.
   VkDeviceSize size = 4096;
   while (size < bytes) size *= 2;

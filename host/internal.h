@@ -67,6 +67,19 @@ struct StagingBuffer {
   VkDeviceSize size = 0;
 };
 
+// Takes out of `spares` the smallest one of at least `bytes` (argument and
+// staging buffers: a few sizes, each reused by every later need it fits).
+template <typename Spare>
+std::optional<Spare> take_smallest_fitting(std::vector<Spare>& spares, VkDeviceSize bytes) {
+  auto best = spares.end();
+  for (auto it = spares.begin(); it != spares.end(); ++it)
+    if (it->size >= bytes && (best == spares.end() || it->size < best->size)) best = it;
+  if (best == spares.end()) return std::nullopt;
+  Spare taken = *best;
+  spares.erase(best);
+  return taken;
+}
+
 // A submission nobody waits for any more (its wait timed out, or its Event
 // was dropped) that had not finished then. Only its command buffer and fence
 // are kept: the programs, buffers and query pools it uses are released by
@@ -126,7 +139,7 @@ struct DeviceState {
   std::vector<VkCommandBuffer> spare_command_buffers;
   std::vector<VkFence> spare_fences;
   std::vector<ArgumentBuffer> spare_argument_buffers;
-  std::vector<StagingBuffer> spare_staging_buffers;  // buffer.cpp: take_staging_buffer
+  std::vector<StagingBuffer> spare_staging_buffers;  // buffer.cpp: StagingLease
   // The on-disk pipeline cache, when asked for; destroyed (and saved) before the VkDevice.
   std::unique_ptr<PipelineCache> pipeline_cache;
 

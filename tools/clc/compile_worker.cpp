@@ -18,17 +18,19 @@
 // the compiler recovered from may have left its state broken).
 //
 // Exit status: 0 when its input ends between requests; 2 after a malformed
-// request (a failure response is still written) or for any argument (usage on standard error, no response); a crash that the compiler's crash recovery does not catch ends it
-// by its signal, which the client reports as the compiler crashing.
+// request (a failure response is still written) or for any argument (usage
+// on standard error, no response); a crash that the compiler's crash
+// recovery does not catch ends it by its signal, which the client reports
+// as the compiler crashing.
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <optional>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,16 +55,13 @@ std::string read_exactly(int fd, size_t size) {
   return bytes;
 }
 
-// The next request's bytes; empty when the input ends before it.
+// The next request's bytes; empty when the input ends before it. A
+// message that stops short is decode_request's to report.
 std::string read_message(int fd) {
   std::string message = read_exactly(fd, protocol::kHeaderSize);
-  while (true) {
-    const std::optional<size_t> size = protocol::message_size(message);
-    if (!size || *size <= message.size()) return message;  // short ones are decode_request's to report
-    const std::string more = read_exactly(fd, *size - message.size());
-    if (more.empty()) return message;
-    message += more;
-  }
+  if (const std::optional<size_t> size = protocol::message_size(message); size && *size > message.size())
+    message += read_exactly(fd, *size - message.size());
+  return message;
 }
 
 bool write_all(int fd, std::string_view bytes) {

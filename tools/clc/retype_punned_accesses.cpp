@@ -1,21 +1,21 @@
 #include "retype_punned_accesses.h"
 
-#include <string>
-#include <string_view>
-
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
-#include <llvm/Support/MathExtras.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/IR/ValueHandle.h>
+#include <llvm/Support/MathExtras.h>
+#include <llvm/Transforms/Utils/Local.h>
 
 #include "compile_error.h"
 #include "source_locations.h"
@@ -323,8 +323,14 @@ void address_components(llvm::Instruction* access, std::string_view file_name) {
   llvm::IRBuilder<> builder(access);
   builder.SetCurrentDebugLocation(access->getDebugLoc());
   const ComponentAddress target = *component_address(element_pointer, &builder, needed);
+  // The old way there (casts, steps) goes once nothing else uses it.
+  const llvm::WeakTrackingVH old_address = address;
+  auto drop_old_address = [&] {
+    if (old_address) llvm::RecursivelyDeleteTriviallyDeadInstructions(old_address);
+  };
   if (whole == nullptr) {
     access->setOperand(load ? 0 : 1, component_pointer(builder, target, 0));
+    drop_old_address();
     return;
   }
   const llvm::Align align = load ? load->getAlign() : store->getAlign();
@@ -345,19 +351,7 @@ void address_components(llvm::Instruction* access, std::string_view file_name) {
                                  component_pointer(builder, target, j), element_align, store->isVolatile());
   }
   access->eraseFromParent();
-}
-
-// Pointer casts and steps left without uses by address_components.
-void erase_dead_addresses(llvm::Function& function) {
-  for (bool erased = true; erased;) {
-    erased = false;
-    for (llvm::Instruction& instruction : llvm::make_early_inc_range(llvm::instructions(function)))
-      if (llvm::isa<llvm::BitCastInst, llvm::GetElementPtrInst>(instruction) && instruction.use_empty() &&
-          instruction.getType()->isPointerTy()) {
-        instruction.eraseFromParent();
-        erased = true;
-      }
-  }
+  drop_old_address();
 }
 
 }  // namespace
@@ -374,11 +368,13 @@ void retype_punned_accesses(llvm::Module& module, std::string_view file_name) {
   retyper.run();
   for (llvm::Function& function : module) {
     if (function.isDeclaration()) continue;
-    std::vector<llvm::Instruction*> accesses;
+    // Handles: dropping a rewritten access's old address may delete a load
+    // that only it used.
+    std::vector<llvm::WeakTrackingVH> accesses;
     for (llvm::Instruction& instruction : llvm::instructions(function))
-      if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(instruction)) accesses.push_back(&instruction);
-    for (llvm::Instruction* access : accesses) address_components(access, file_name);
-    erase_dead_addresses(function);
+      if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(instruction)) accesses.emplace_back(&instruction);
+    for (const llvm::WeakTrackingVH& access : accesses)
+      if (access) address_components(llvm::cast<llvm::Instruction>(access), file_name);
   }
 }
 
