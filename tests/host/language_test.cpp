@@ -233,6 +233,128 @@ TEST(Language, VectorArraysReadAndWrittenAsTheirComponents) {
   }
 }
 
+// Arrays of arrays walked through a pointer to an element, past its row, as
+// C allows (tools/clc/flatten_stepped_arrays.h): in __private, __local and
+// __constant memory, of scalars, vectors and structs, with pointers stepped
+// in loops, compared, chosen and stepped back. Before the flattening, LLVM
+// folded `&a[0][0] + k` into a[0][k], and `p[5]` read 3 for 5.
+constexpr const char* kSteppedArraySource = R"CL(
+__constant int table[3][4] = {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}};
+typedef struct { int x; float y; } pair;
+
+__kernel void private_rows(__global int* out, int k) {
+  int a[4][4];
+  for (int i = 0; i < 4; i++) for (int j = 0; j < 4; j++) a[i][j] = i * 4 + j;
+  int* p = &a[0][0];
+  out[get_global_id(0)] = p[k + get_global_id(0)];
+}
+
+__kernel void local_rows(__global int* out, int k) {
+  __local int a[4][4];
+  const int l = get_local_id(0);
+  for (int j = 0; j < 4; j++) a[l][j] = l * 4 + j;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local int* p = &a[0][0];
+  out[get_global_id(0)] = p[k + l] + a[l][3 - l] * 100;
+}
+
+__kernel void walked(__global int* out, int k) {
+  int a[3][5];
+  int* p = &a[0][0];
+  for (int* q = p; q < p + 15; q++) *q = (int)(q - p) * 2;
+  int sum = 0;
+  int* end = &a[2][4];
+  for (int* q = &a[1][3]; q <= end; q++) sum += *q;
+  int* r = &a[2][0];
+  out[get_global_id(0)] = sum * 1000 + r[k - 7 + (int)get_global_id(0)];
+}
+
+__kernel void vectors(__global int* out, int k) {
+  int4 v[2][2];
+  for (int i = 0; i < 2; i++) for (int j = 0; j < 2; j++) v[i][j] = (int4)(i, j, 10 * i + j, 7);
+  int4* p = &v[0][0];
+  const int g = get_global_id(0);
+  out[g] = p[k + g].z * 10 + v[g & 1][1].y;
+}
+
+__kernel void structs(__global int* out, int k) {
+  pair s[2][3];
+  for (int i = 0; i < 2; i++) for (int j = 0; j < 3; j++) { s[i][j].x = i * 3 + j; s[i][j].y = 0.5f * (i * 3 + j); }
+  pair* p = &s[0][0];
+  const int g = get_global_id(0);
+  out[g] = (int)(p[k + g].y * 2.0f) * 10 + s[1][g % 3].x;
+}
+
+__kernel void constants(__global int* out, int k) {
+  __constant int* p = &table[0][0];
+  const int g = get_global_id(0);
+  out[g] = p[k + g] * 100 + table[g % 3][1];
+}
+
+__kernel void chosen(__global int* out, int k) {
+  int a[2][4];
+  for (int i = 0; i < 8; i++) a[i / 4][i % 4] = i + 1;
+  const int g = get_global_id(0);
+  int* p = (g & 1) ? &a[1][0] : &a[0][2];
+  out[g] = p[k] + (p == &a[1][0] ? 100 : 0);
+}
+
+// A row of a flattened array is an int array like x, so the choice between
+// them is one the lowering takes (before, `different types`).
+__kernel void chosen_with_a_row(__global int* out, int k) {
+  __local int x[4];
+  __local int y[2][2];
+  const int l = get_local_id(0);
+  x[l & 3] = 10 + l;
+  y[(l >> 1) & 1][l & 1] = 20 + l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local int* p = k ? x : &y[1][0];
+  out[get_global_id(0)] = p[l & 1] + (k ? 0 : p[(l & 1) - 2] * 100);
+}
+)CL";
+
+TEST(Language, ArraysOfArraysWalkedThroughAnElementPointer) {
+  Program& p = program(kSteppedArraySource, OpenCLStd::CL3_0);
+  constexpr uint32_t n = 4;
+  struct Case {
+    const char* kernel;
+    int32_t k;
+    std::vector<int32_t> want;
+  };
+  // Each `want` worked out by hand from the kernel, element offsets in the
+  // whole array (a[i][j] at i * columns + j).
+  const Case cases[] = {
+      {"private_rows", 5, {5, 6, 7, 8}},
+      {"private_rows", 0, {0, 1, 2, 3}},
+      {"private_rows", 12, {12, 13, 14, 15}},
+      // p[5 + l] = 5 + l; a[l][3 - l] = 3l + 3.
+      {"local_rows", 5, {305, 606, 907, 1208}},
+      // a[1][3]..a[2][4] are offsets 8..14, each twice its offset: 154;
+      // r[k - 7 + g] from a[2][0] (offset 10) with k = 5 is offset 8 + g.
+      {"walked", 5, {154016, 154018, 154020, 154022}},
+      // p[g].z is 0, 1, 10, 11 and v[g & 1][1].y is 1.
+      {"vectors", 0, {1, 11, 101, 111}},
+      // p[1 + g].y * 2 = 1 + g; s[1][g % 3].x = 3 + g % 3.
+      {"structs", 1, {13, 24, 35, 43}},
+      // p[5 + g] = 5 + g; table[g % 3][1] = 1, 5, 9, 1.
+      {"constants", 5, {501, 605, 709, 801}},
+      // p[1] is a[0][3] = 4 for even g, a[1][1] = 6 (+100) for odd.
+      {"chosen", 1, {4, 106, 4, 106}},
+      // From y's second row: y[1][l & 1] = 22 + (l & 1), and two back
+      // y[0][l & 1] = 20 + (l & 1); from x: x[l & 1].
+      {"chosen_with_a_row", 0, {2022, 2123, 2022, 2123}},
+      {"chosen_with_a_row", 1, {10, 11, 10, 11}},
+  };
+  for (const Case& c : cases) {
+    Buffer out(test::device(), n * sizeof(int32_t));
+    Kernel kernel = p.kernel(c.kernel);
+    kernel.set_arg("out", out);
+    kernel.set_arg("k", c.k);
+    run(kernel, n, n);
+    EXPECT_EQ(out.read<int32_t>(n), c.want) << c.kernel << " k=" << c.k;
+  }
+}
+
 // Harder choices: a __local argument and a kernel-scope array with pointer
 // arithmetic on the choice, arrays of structs chosen whole, __local scalars.
 constexpr const char* kPointerEdgeSource = R"CL(

@@ -352,10 +352,10 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"ChoiceBetweenDifferentTypes",
                   R"(__kernel void k(__global int* out, int c) {
                        __local int x[4];
-                       __local int y[2][2];
-                       x[get_local_id(0) & 3] = 1; y[0][get_local_id(0) & 1] = 2;
+                       __local int2 y[2];
+                       x[get_local_id(0) & 3] = 1; y[get_local_id(0) & 1] = 2;
                        barrier(CLK_LOCAL_MEM_FENCE);
-                       __local int* p = c ? x : &y[1][0];
+                       __local int* p = c ? x : (__local int*)&y[1];
                        out[0] = p[get_local_id(0) & 1];
                      })",
                   {"chosen at run time", "different types"}},

@@ -45,6 +45,7 @@
 
 #include "check_barrier_divergence.h"
 #include "check_local_memory.h"
+#include "flatten_stepped_arrays.h"
 #include "llvm_transforms.h"
 #include "opencl_std_calls.h"
 #include "rejoin_if_else.h"
@@ -258,6 +259,13 @@ struct ResolveMemoryOfPointerPass : llvm::PassInfoMixin<ResolveMemoryOfPointerPa
   }
 };
 
+// Runs flatten_stepped_arrays (its header says why before the optimizer).
+struct FlattenSteppedArraysPass : llvm::PassInfoMixin<FlattenSteppedArraysPass> {
+  llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager&) {
+    return flatten_stepped_arrays(module) > 0 ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+  }
+};
+
 // ---------------------------------------------------------------------------
 // Optimization
 
@@ -299,6 +307,8 @@ std::string optimize(llvm::Module& module, bool full_optimization, std::string_v
   passes.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::SROAPass()));
   passes.addPass(ResolveMemoryOfPointerPass());
   passes.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InferAddressSpacesPass(kGenericAddressSpace)));
+  // Before instcombine folds a pointer's steps into an array's indices.
+  passes.addPass(FlattenSteppedArraysPass());
   if (full_optimization) {
     passes.addPass(builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2));
   } else {
