@@ -3,6 +3,8 @@
 // computes the same in LLVM's interpreter before and after.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -125,6 +127,21 @@ define i32 @vector_step(i32 %k) {
   ret i32 %r
 }
 
+; A struct's array of arrays, stepped through; the struct's other member kept.
+%struct.M = type { i32, [2 x [3 x i32]] }
+define i32 @struct_member_step(i32 %k) {
+  %s = alloca %struct.M
+  %n = getelementptr inbounds %struct.M, %struct.M* %s, i32 0, i32 0
+  store i32 7, i32* %n
+  %m = getelementptr inbounds %struct.M, %struct.M* %s, i32 0, i32 1, i64 0, i64 0
+  call void @fill(i32* %m, i32 6)
+  %q = getelementptr inbounds i32, i32* %m, i32 %k
+  %v = load i32, i32* %q
+  %n2 = load i32, i32* %n
+  %r = add i32 %v, %n2
+  ret i32 %r
+}
+
 ; A choice between two element pointers, then a step.
 define i32 @chosen_step(i32 %k) {
   %a = alloca [2 x [4 x i32]]
@@ -161,14 +178,21 @@ define float @transpose_read(i32 %x) {
 }
 )IR";
 
+// Arrays of arrays held by variables, directly or in a struct.
+bool holds_array_of_arrays(llvm::Type* type) {
+  if (auto* structure = llvm::dyn_cast<llvm::StructType>(type))
+    return std::any_of(structure->element_begin(), structure->element_end(), holds_array_of_arrays);
+  return type->isArrayTy() && (type->getArrayElementType()->isArrayTy() || holds_array_of_arrays(type->getArrayElementType()));
+}
+
 int arrays_of_arrays(const llvm::Module& module) {
   int n = 0;
   for (const llvm::GlobalVariable& global : module.globals())
-    n += global.getValueType()->isArrayTy() && global.getValueType()->getArrayElementType()->isArrayTy();
+    n += holds_array_of_arrays(global.getValueType());
   for (const llvm::Function& function : module)
     for (const llvm::Instruction& instruction : llvm::instructions(function))
       if (const auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
-        n += alloca->getAllocatedType()->isArrayTy() && alloca->getAllocatedType()->getArrayElementType()->isArrayTy();
+        n += holds_array_of_arrays(alloca->getAllocatedType());
   return n;
 }
 
@@ -178,7 +202,7 @@ TEST(FlattenSteppedArrays, SteppedArraysBecomeFlatAndComputeTheSame) {
   std::unique_ptr<llvm::Module> original = testing::parse_ir(kStepped, context);
   ASSERT_TRUE(original);
   std::unique_ptr<llvm::Module> flat = llvm::CloneModule(*original);
-  EXPECT_EQ(flatten_stepped_arrays(*flat), 6);
+  EXPECT_EQ(flatten_stepped_arrays(*flat), 7);
   EXPECT_EQ(testing::verify_ir(*flat), "");
   EXPECT_EQ(arrays_of_arrays(*flat), 0) << testing::print_ir(*flat);
   auto before = testing::interpreter(std::move(original));
@@ -189,6 +213,7 @@ TEST(FlattenSteppedArrays, SteppedArraysBecomeFlatAndComputeTheSame) {
   testing::expect_same_results(*before, *after, {"constant_step"}, {-1, 0, 1, 2, 4}, "flattened");
   testing::expect_same_results(*before, *after, {"vector_step"}, {0, 1, 2, 3}, "flattened");
   testing::expect_same_results(*before, *after, {"chosen_step"}, {0, 1, 2, 3, 4, 5}, "flattened");
+  testing::expect_same_results(*before, *after, {"struct_member_step"}, {0, 2, 3, 5}, "flattened");
   // The interpreter follows LLVM's byte semantics, which the original
   // meets too; these are what C says the reads are.
   auto call = [&](const char* name, int32_t k) {
@@ -202,6 +227,7 @@ TEST(FlattenSteppedArrays, SteppedArraysBecomeFlatAndComputeTheSame) {
   EXPECT_EQ(call("constant_step", 4), 50);
   EXPECT_EQ(call("vector_step", 2), 50);
   EXPECT_EQ(call("chosen_step", 3), 50);  // a[1][0] + 1
+  EXPECT_EQ(call("struct_member_step", 4), 47);
 }
 
 TEST(FlattenSteppedArrays, ArraysReadThroughTheirIndicesStayAsTheyAre) {

@@ -299,6 +299,29 @@ __kernel void chosen(__global int* out, int k) {
   out[g] = p[k] + (p == &a[1][0] ? 100 : 0);
 }
 
+// Arrays of arrays in structs: a struct's, and each of an array of structs'.
+typedef struct { int n; int m[4][4]; } matrix;
+__kernel void struct_member(__global int* out, int k) {
+  matrix s;
+  s.n = 7;
+  for (int i = 0; i < 4; i++) for (int j = 0; j < 4; j++) s.m[i][j] = i * 4 + j;
+  int* p = &s.m[0][0];
+  out[get_global_id(0)] = p[k + get_global_id(0)] + s.n * 100;
+}
+
+typedef struct { float w; int m[2][2]; } cell;
+__kernel void struct_array_members(__global int* out, int k) {
+  __local cell c[2];
+  const int l = get_local_id(0);
+  if (l < 2) {
+    c[l].w = l;
+    for (int i = 0; i < 4; i++) c[l].m[i / 2][i % 2] = l * 10 + i;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local int* p = &c[1].m[0][0];
+  out[get_global_id(0)] = p[k + (l & 1)] + (int)c[1].w * 100;
+}
+
 // A row of a flattened array is an int array like x, so the choice between
 // them is one the lowering takes (before, `different types`).
 __kernel void chosen_with_a_row(__global int* out, int k) {
@@ -344,6 +367,10 @@ TEST(Language, ArraysOfArraysWalkedThroughAnElementPointer) {
       // y[0][l & 1] = 20 + (l & 1); from x: x[l & 1].
       {"chosen_with_a_row", 0, {2022, 2123, 2022, 2123}},
       {"chosen_with_a_row", 1, {10, 11, 10, 11}},
+      // p[5 + g] = 5 + g, and s.n = 7.
+      {"struct_member", 5, {705, 706, 707, 708}},
+      // c[1].m's offsets 2 and 3 hold 12 and 13; c[1].w = 1.
+      {"struct_array_members", 2, {112, 113, 112, 113}},
   };
   for (const Case& c : cases) {
     Buffer out(test::device(), n * sizeof(int32_t));

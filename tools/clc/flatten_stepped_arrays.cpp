@@ -121,33 +121,134 @@ void expand_constant_expressions(llvm::GlobalVariable& root) {
   root.removeDeadConstantUsers();
 }
 
-const llvm::Module& module_of(const llvm::Value* root) {
-  if (const auto* global = llvm::dyn_cast<llvm::GlobalVariable>(root)) return *global->getParent();
-  return *llvm::cast<llvm::Instruction>(root)->getModule();
-}
+// Types with every array of arrays in them made flat: [4 x [4 x i32]] is
+// [16 x i32], a struct holding one is a new struct (named for the old one,
+// ".flat"), an array of such structs an array of the new ones.
+class FlatTypes {
+ public:
+  llvm::Type* map(llvm::Type* type) {
+    if (auto found = mapped_.find(type); found != mapped_.end()) return found->second;
+    llvm::Type* flat = type;
+    if (is_array_of_arrays(type)) {
+      llvm::Type* element = innermost_element(type);
+      flat = llvm::ArrayType::get(map(element), *element_count(type, element));
+    } else if (auto* array = llvm::dyn_cast<llvm::ArrayType>(type)) {
+      if (llvm::Type* element = map(array->getElementType()); element != array->getElementType())
+        flat = llvm::ArrayType::get(element, array->getNumElements());
+    } else if (auto* structure = llvm::dyn_cast<llvm::StructType>(type); structure && !structure->isOpaque()) {
+      std::vector<llvm::Type*> members;
+      for (llvm::Type* member : structure->elements()) members.push_back(map(member));
+      if (!std::equal(members.begin(), members.end(), structure->element_begin())) {
+        flat = structure->isLiteral()
+                   ? static_cast<llvm::Type*>(llvm::StructType::get(type->getContext(), members, structure->isPacked()))
+                   : llvm::StructType::create(type->getContext(), members, (structure->getName() + ".flat").str(),
+                                              structure->isPacked());
+      }
+    }
+    mapped_[type] = flat;
+    return flat;
+  }
 
-// One array of arrays, flattened to [count x element].
+  // `constant` of `type`, with the same bytes, as map(type).
+  llvm::Constant* map(llvm::Constant* constant, llvm::Type* type) {
+    llvm::Type* flat = map(type);
+    if (flat == type) return constant;
+    if (llvm::isa<llvm::UndefValue>(constant)) return llvm::UndefValue::get(flat);
+    if (constant->isNullValue()) return llvm::Constant::getNullValue(flat);
+    std::vector<llvm::Constant*> parts;
+    if (is_array_of_arrays(type)) {
+      // The innermost elements in memory order: depth first, the last
+      // pushed the next one.
+      llvm::Type* element = innermost_element(type);
+      std::vector<llvm::Constant*> pending{constant};
+      while (!pending.empty()) {
+        llvm::Constant* part = pending.back();
+        pending.pop_back();
+        if (part->getType() == element) {
+          parts.push_back(map(part, element));
+          continue;
+        }
+        for (uint64_t i = part->getType()->getArrayNumElements(); i-- > 0;)
+          pending.push_back(part->getAggregateElement(static_cast<unsigned>(i)));
+      }
+      return llvm::ConstantArray::get(llvm::cast<llvm::ArrayType>(flat), parts);
+    }
+    if (auto* array = llvm::dyn_cast<llvm::ArrayType>(type)) {
+      for (uint64_t i = 0; i < array->getNumElements(); ++i)
+        parts.push_back(map(constant->getAggregateElement(static_cast<unsigned>(i)), array->getElementType()));
+      return llvm::ConstantArray::get(llvm::cast<llvm::ArrayType>(flat), parts);
+    }
+    auto* structure = llvm::cast<llvm::StructType>(type);
+    for (unsigned i = 0; i < structure->getNumElements(); ++i)
+      parts.push_back(map(constant->getAggregateElement(i), structure->getElementType(i)));
+    return llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(flat), parts);
+  }
+
+ private:
+  std::map<llvm::Type*, llvm::Type*> mapped_;
+};
+
+// Where a derived pointer points in the flattened object. Either
+//  - outside the flat arrays (a struct, one of its scalars, an array of
+//    structs): `pointer` is the new pointer itself (to map(type)), or
+//  - inside a flat array `array` ([N x E'], E' the new type of E):
+//    `pointer` points at that array, `offset` is the element offset in it
+//    (32 bits), `element` is E (the old type), and `type` is E or an array
+//    of arrays of E, which the flat array no longer has.
+struct Position {
+  llvm::Value* pointer = nullptr;
+  llvm::Value* offset = nullptr;
+  llvm::ArrayType* array = nullptr;
+  llvm::Type* element = nullptr;
+  llvm::Type* type = nullptr;
+  bool in_flat_array() const { return offset != nullptr; }
+};
+
+// Which of the two kinds of Position a derived pointer has, and in which
+// flat array: it follows from the types alone, before any instruction is
+// made. A phi or select joins pointers of one kind.
+struct Kind {
+  llvm::ArrayType* array = nullptr;  // null: outside the flat arrays
+  llvm::Type* element = nullptr;
+  bool operator==(const Kind&) const = default;
+};
+
+// One private or program-scope variable, rewritten as its flat type.
 class Flattener {
  public:
-  Flattener(llvm::Value* root, llvm::Value* flat, llvm::ArrayType* flat_type)
-      : root_(root), flat_(flat), flat_type_(flat_type), element_(flat_type->getElementType()),
-        offset_type_(llvm::Type::getInt32Ty(root->getContext())),
-        element_size_(module_of(root).getDataLayout().getTypeAllocSize(element_)) {}
+  Flattener(llvm::Value* root, llvm::Value* flat, llvm::Type* root_type, FlatTypes& types)
+      : root_(root), flat_(flat), root_type_(root_type), types_(types),
+        layout_(module_of(root).getDataLayout()), offset_type_(llvm::Type::getInt32Ty(root->getContext())) {}
 
   void run(const std::vector<llvm::Value*>& derived) {
     choose_followed(derived);
-    // Phis first, empty, so that offsets computed through loops can use them.
-    for (llvm::Value* value : followed_order_)
-      if (auto* phi = llvm::dyn_cast<llvm::PHINode>(value))
-        offsets_[phi] = llvm::PHINode::Create(offset_type_, phi->getNumIncomingValues(), phi->getName() + ".offset", phi);
-    for (llvm::Value* value : followed_order_) offset_of(value);
+    // Phis first, empty, so that positions computed through loops can use them.
     for (llvm::Value* value : followed_order_)
       if (auto* phi = llvm::dyn_cast<llvm::PHINode>(value)) {
-        auto* offset = llvm::cast<llvm::PHINode>(offsets_[phi]);
-        for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
-          offset->addIncoming(offset_of(phi->getIncomingValue(i)), phi->getIncomingBlock(i));
+        const Kind kind = kinds_[phi];
+        Position position{nullptr, nullptr, kind.array, kind.element, pointee(phi)};
+        if (kind.array != nullptr) {
+          position.pointer = llvm::PHINode::Create(kind.array->getPointerTo(address_space(phi)), phi->getNumIncomingValues(),
+                                                   phi->getName() + ".array", phi);
+          position.offset = llvm::PHINode::Create(offset_type_, phi->getNumIncomingValues(), phi->getName() + ".offset", phi);
+        } else {
+          position.pointer = llvm::PHINode::Create(new_pointer_type(position.type, phi), phi->getNumIncomingValues(),
+                                                   phi->getName() + ".flat", phi);
+        }
+        positions_[phi] = position;
       }
-    // Every use from outside the followed pointers gets its flat address.
+    for (llvm::Value* value : followed_order_) position_of(value);
+    for (llvm::Value* value : followed_order_)
+      if (auto* phi = llvm::dyn_cast<llvm::PHINode>(value)) {
+        const Position& position = positions_[phi];
+        for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
+          const Position& in = position_of(phi->getIncomingValue(i));
+          llvm::cast<llvm::PHINode>(position.pointer)->addIncoming(in.pointer, phi->getIncomingBlock(i));
+          if (position.in_flat_array())
+            llvm::cast<llvm::PHINode>(position.offset)->addIncoming(in.offset, phi->getIncomingBlock(i));
+        }
+      }
+    // Every use from outside the followed pointers gets its new address.
     // (A user rewritten whole, a comparison of two of them say, no longer
     // uses the second.)
     for (llvm::Value* value : followed_order_) {
@@ -170,23 +271,58 @@ class Flattener {
   }
 
  private:
-  // The derived pointers whose flat offset is computed: the root, element
-  // steps within arrays of the element, casts to those, and phis and selects
-  // of nothing else (a phi that also takes another array's pointer keeps
-  // its pointers, each given its flat address).
+  static const llvm::Module& module_of(const llvm::Value* root) {
+    if (const auto* global = llvm::dyn_cast<llvm::GlobalVariable>(root)) return *global->getParent();
+    return *llvm::cast<llvm::Instruction>(root)->getModule();
+  }
+
+  unsigned address_space(const llvm::Value* pointer) const { return pointer->getType()->getPointerAddressSpace(); }
+
+  llvm::PointerType* new_pointer_type(llvm::Type* old_pointee, const llvm::Value* like) {
+    return types_.map(old_pointee)->getPointerTo(address_space(like));
+  }
+
+  Kind region_kind(llvm::Type* array_of_arrays) {
+    return Kind{llvm::cast<llvm::ArrayType>(types_.map(array_of_arrays)), innermost_element(array_of_arrays)};
+  }
+
+  // What a walk of `indices` (the first a step over `type`, the rest into
+  // it) from a position of `kind` reaches.
+  Kind kind_after(Kind kind, llvm::Type* type, llvm::ArrayRef<llvm::Value*> indices) {
+    for (size_t i = 1; i < indices.size(); ++i) {
+      if (kind.array != nullptr && type->isArrayTy()) {
+        type = type->getArrayElementType();
+        continue;
+      }
+      type = llvm::GetElementPtrInst::getTypeAtIndex(type, indices[i]);
+      kind = is_array_of_arrays(type) ? region_kind(type) : Kind{};
+    }
+    return kind;
+  }
+
+  Kind kind_of_cast(Kind from, llvm::Type* to) {
+    if (from.array != nullptr && element_count(to, from.element)) return from;
+    return is_array_of_arrays(to) ? region_kind(to) : Kind{};
+  }
+
+  // The derived pointers whose position is followed: the root, GEPs, casts,
+  // and phis and selects of followed pointers of one kind (a phi that also
+  // takes another variable's pointer keeps its pointers, each given its new
+  // address).
   void choose_followed(const std::vector<llvm::Value*>& derived) {
-    std::set<llvm::Value*> candidates;
-    for (llvm::Value* value : derived)
-      if (value == root_ || llvm::isa<llvm::PHINode, llvm::SelectInst>(value) || stays_in_arrays(value))
-        candidates.insert(value);
+    std::set<llvm::Value*> candidates(derived.begin(), derived.end());
     for (bool changed = true; changed;) {
       changed = false;
-      for (auto it = candidates.begin(); it != candidates.end();) {
-        if (*it != root_ && !inputs_followed(*it, candidates)) {
-          it = candidates.erase(it);
+      kinds_.clear();
+      kinds_[root_] = is_array_of_arrays(root_type_) ? region_kind(root_type_) : Kind{};
+      for (llvm::Value* value : derived) {
+        if (value == root_ || !candidates.contains(value)) continue;
+        std::optional<Kind> kind = kind_from_inputs(value, candidates);
+        if (!kind) {
+          candidates.erase(value);
           changed = true;
         } else {
-          ++it;
+          kinds_[value] = *kind;
         }
       }
     }
@@ -197,117 +333,159 @@ class Flattener {
       }
   }
 
-  // A GEP or cast whose result still points at the element or an array of it.
-  bool stays_in_arrays(llvm::Value* value) const {
-    if (!llvm::isa<llvm::GetElementPtrInst, llvm::BitCastInst, llvm::AddrSpaceCastInst>(value)) return false;
-    llvm::Type* to = pointee(value);
-    return to != nullptr && element_count(to, element_).has_value();
-  }
-
-  static bool inputs_followed(llvm::Value* value, const std::set<llvm::Value*>& candidates) {
-    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(value))
-      return std::all_of(phi->incoming_values().begin(), phi->incoming_values().end(),
-                         [&](llvm::Value* in) { return candidates.contains(in); });
-    if (auto* select = llvm::dyn_cast<llvm::SelectInst>(value))
-      return candidates.contains(select->getTrueValue()) && candidates.contains(select->getFalseValue());
-    return candidates.contains(llvm::cast<llvm::User>(value)->getOperand(0));
+  // The kind of a derived pointer from its inputs' (a phi's input not yet
+  // seen is taken to agree, and checked on the next round), or nullopt if
+  // some input is not followed or the inputs disagree.
+  std::optional<Kind> kind_from_inputs(llvm::Value* value, const std::set<llvm::Value*>& candidates) {
+    auto input = [&](llvm::Value* in) -> std::optional<std::optional<Kind>> {
+      if (!candidates.contains(in)) return std::nullopt;
+      auto found = kinds_.find(in);
+      return found == kinds_.end() ? std::optional<Kind>() : std::optional<Kind>(found->second);
+    };
+    std::vector<llvm::Value*> inputs;
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(value)) {
+      inputs.assign(phi->incoming_values().begin(), phi->incoming_values().end());
+    } else if (auto* select = llvm::dyn_cast<llvm::SelectInst>(value)) {
+      inputs = {select->getTrueValue(), select->getFalseValue()};
+    } else {
+      auto known = input(llvm::cast<llvm::User>(value)->getOperand(0));
+      if (!known || !*known) return std::nullopt;
+      const Kind from = **known;
+      if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(value)) {
+        std::vector<llvm::Value*> indices(gep->idx_begin(), gep->idx_end());
+        return kind_after(from, gep->getSourceElementType(), indices);
+      }
+      return kind_of_cast(from, pointee(value));
+    }
+    std::optional<Kind> agreed;
+    for (llvm::Value* in : inputs) {
+      auto known = input(in);
+      if (!known) return std::nullopt;
+      if (!*known) continue;
+      if (agreed && !(*agreed == **known)) return std::nullopt;
+      agreed = **known;
+    }
+    return agreed.value_or(Kind{});
   }
 
   llvm::Value* index(llvm::IRBuilder<>& b, llvm::Value* value) { return b.CreateSExtOrTrunc(value, offset_type_); }
 
-  llvm::Value* scaled(llvm::IRBuilder<>& b, llvm::Value* value, uint64_t count) {
-    llvm::Value* i = index(b, value);
-    return count == 1 ? i : b.CreateMul(i, llvm::ConstantInt::get(offset_type_, count));
+  llvm::Value* add_scaled(llvm::IRBuilder<>& b, llvm::Value* offset, llvm::Value* step, uint64_t count) {
+    if (is_zero(step)) return offset;
+    llvm::Value* i = index(b, step);
+    return b.CreateAdd(offset, count == 1 ? i : b.CreateMul(i, llvm::ConstantInt::get(offset_type_, count)));
   }
 
-  // The element offset of a followed pointer from the array's start.
-  llvm::Value* offset_of(llvm::Value* value) {
-    if (auto found = offsets_.find(value); found != offsets_.end()) return found->second;
-    llvm::Value* offset = nullptr;
+  // The start of the flat array at `pointer` (map(type)*, type an array of arrays).
+  Position enter_flat_array(llvm::Value* pointer, llvm::Type* type) {
+    const Kind kind = region_kind(type);
+    return Position{pointer, llvm::ConstantInt::get(offset_type_, 0), kind.array, kind.element, type};
+  }
+
+  // The position's own pointer, to map(type) (outside: as it is; inside:
+  // the element at the offset, cast when the position is an array of them).
+  llvm::Value* new_pointer(llvm::IRBuilder<>& b, const Position& position) {
+    if (!position.in_flat_array()) return position.pointer;
+    llvm::Value* zero = llvm::ConstantInt::get(offset_type_, 0);
+    llvm::Value* element = b.CreateInBoundsGEP(position.array, position.pointer, {zero, position.offset});
+    return position.type == position.element ? element : b.CreatePointerCast(element, new_pointer_type(position.type, position.pointer));
+  }
+
+  // Where `indices` (the first a step over `type`, the rest into it) lead from `position`.
+  Position walk(llvm::IRBuilder<>& b, Position position, llvm::ArrayRef<llvm::Value*> indices, bool in_bounds) {
+    if (position.in_flat_array()) {
+      position.offset = add_scaled(b, position.offset, indices[0], *element_count(position.type, position.element));
+    } else if (!is_zero(indices[0])) {
+      position.pointer = in_bounds ? b.CreateInBoundsGEP(types_.map(position.type), position.pointer, indices[0])
+                                   : b.CreateGEP(types_.map(position.type), position.pointer, indices[0]);
+    }
+    for (size_t i = 1; i < indices.size(); ++i) {
+      if (position.in_flat_array() && position.type->isArrayTy()) {
+        position.type = position.type->getArrayElementType();
+        position.offset = add_scaled(b, position.offset, indices[i], *element_count(position.type, position.element));
+        continue;
+      }
+      // Into the element (a struct's member, a vector's component), or
+      // from outside the flat arrays into a struct or array.
+      llvm::Value* pointer = new_pointer(b, position);
+      llvm::Type* type = position.type;
+      llvm::Value* zero = llvm::ConstantInt::get(offset_type_, 0);
+      position = Position{in_bounds ? b.CreateInBoundsGEP(types_.map(type), pointer, {zero, indices[i]})
+                                    : b.CreateGEP(types_.map(type), pointer, {zero, indices[i]}),
+                          nullptr, nullptr, nullptr, llvm::GetElementPtrInst::getTypeAtIndex(type, indices[i])};
+      if (is_array_of_arrays(position.type)) position = enter_flat_array(position.pointer, position.type);
+    }
+    return position;
+  }
+
+  const Position& position_of(llvm::Value* value) {
+    if (auto found = positions_.find(value); found != positions_.end()) return found->second;
+    Position position;
     if (value == root_) {
-      offset = llvm::ConstantInt::get(offset_type_, 0);
+      position = is_array_of_arrays(root_type_) ? enter_flat_array(flat_, root_type_)
+                                                : Position{flat_, nullptr, nullptr, nullptr, root_type_};
     } else if (llvm::isa<llvm::BitCastInst, llvm::AddrSpaceCastInst>(value)) {
-      offset = offset_of(llvm::cast<llvm::Instruction>(value)->getOperand(0));
+      auto* cast = llvm::cast<llvm::Instruction>(value);
+      position = position_of(cast->getOperand(0));
+      llvm::IRBuilder<> b(cast);
+      llvm::Type* to = pointee(cast);
+      if (position.in_flat_array() && element_count(to, position.element)) {
+        if (address_space(position.pointer) != address_space(cast))
+          position.pointer = b.CreatePointerCast(position.pointer, position.array->getPointerTo(address_space(cast)));
+        position.type = to;
+      } else {
+        position = Position{b.CreatePointerCast(new_pointer(b, position), new_pointer_type(to, cast)), nullptr, nullptr,
+                            nullptr, to};
+        if (is_array_of_arrays(to)) position = enter_flat_array(position.pointer, to);
+      }
     } else if (auto* select = llvm::dyn_cast<llvm::SelectInst>(value)) {
-      llvm::Value* if_true = offset_of(select->getTrueValue());
-      llvm::Value* if_false = offset_of(select->getFalseValue());
+      const Position if_true = position_of(select->getTrueValue());
+      const Position if_false = position_of(select->getFalseValue());
       llvm::IRBuilder<> b(select);
-      offset = b.CreateSelect(select->getCondition(), if_true, if_false, select->getName() + ".offset");
+      position = if_true;
+      position.pointer = b.CreateSelect(select->getCondition(), if_true.pointer, if_false.pointer, select->getName() + ".flat");
+      if (position.in_flat_array())
+        position.offset = b.CreateSelect(select->getCondition(), if_true.offset, if_false.offset, select->getName() + ".offset");
     } else {
       auto* gep = llvm::cast<llvm::GetElementPtrInst>(value);
-      llvm::Value* base = offset_of(gep->getPointerOperand());
+      const Position base = position_of(gep->getPointerOperand());
       llvm::IRBuilder<> b(gep);
-      offset = add_indices(b, base, *gep, gep->getNumIndices());
+      std::vector<llvm::Value*> indices(gep->idx_begin(), gep->idx_end());
+      position = walk(b, base, indices, gep->isInBounds());
     }
-    offsets_[value] = offset;
-    return offset;
-  }
-
-  // `base` plus the first `indices` of `gep`, which walk the arrays of the element.
-  llvm::Value* add_indices(llvm::IRBuilder<>& b, llvm::Value* base, llvm::GetElementPtrInst& gep, unsigned indices) {
-    llvm::Type* type = gep.getSourceElementType();
-    llvm::Value* offset = base;
-    for (unsigned i = 0; i < indices; ++i) {
-      if (i > 0) type = type->getArrayElementType();
-      llvm::Value* step = gep.getOperand(1 + i);
-      if (is_zero(step)) continue;
-      offset = b.CreateAdd(offset, scaled(b, step, *element_count(type, element_)));
-    }
-    return offset;
-  }
-
-  // flat[offset] as a pointer of `type`, before `before`.
-  llvm::Value* flat_address(llvm::Value* offset, llvm::Type* type, llvm::Instruction* before) {
-    llvm::IRBuilder<> b(before);
-    llvm::Value* zero = llvm::ConstantInt::get(offset_type_, 0);
-    llvm::Value* address = b.CreateInBoundsGEP(flat_type_, flat_, {zero, offset});
-    return address->getType() == type ? address : b.CreatePointerCast(address, type);
+    return positions_[value] = position;
   }
 
   void rewrite_use(llvm::Use& use) {
     llvm::Value* value = use.get();
     auto* user = llvm::cast<llvm::Instruction>(use.getUser());
-    // A step into the element itself (a vector's component, a struct's
-    // member): the arrays' indices become the offset, the rest stays.
-    if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user); gep != nullptr && use.getOperandNo() == 0) {
-      unsigned array_indices = 1;
-      for (llvm::Type* type = gep->getSourceElementType(); type != element_; type = type->getArrayElementType())
-        ++array_indices;
-      llvm::IRBuilder<> b(gep);
-      llvm::Value* offset = add_indices(b, offset_of(value), *gep, array_indices);
-      llvm::Value* element = flat_address(offset, element_->getPointerTo(flat_->getType()->getPointerAddressSpace()), gep);
-      std::vector<llvm::Value*> rest{llvm::ConstantInt::get(offset_type_, 0)};
-      for (unsigned i = array_indices; i < gep->getNumIndices(); ++i) rest.push_back(gep->getOperand(1 + i));
-      llvm::Value* replacement = gep->isInBounds() ? b.CreateInBoundsGEP(element_, element, rest)
-                                                   : b.CreateGEP(element_, element, rest);
-      replace(gep, replacement);
-      return;
-    }
-    // Two pointers into the array compared: their offsets are.
+    const Position& position = position_of(value);
+    llvm::IRBuilder<> b(insertion_point(use));
+    // Two pointers into one flat array compared: their offsets are
+    // (unsigned, as pointers compare: offsets in the array are not negative).
     if (auto* compare = llvm::dyn_cast<llvm::ICmpInst>(user)) {
       llvm::Value* other = compare->getOperand(1 - use.getOperandNo());
-      if (followed_.contains(other)) {
-        llvm::IRBuilder<> b(compare);
-        llvm::Value* lhs = offset_of(compare->getOperand(0));
-        llvm::Value* rhs = offset_of(compare->getOperand(1));
-        // Unsigned, as pointers compare: offsets in the array are not negative.
-        llvm::Value* replacement = b.CreateICmp(compare->getUnsignedPredicate(), lhs, rhs);
-        replace(compare, replacement);
+      if (followed_.contains(other) && position.in_flat_array() &&
+          position_of(other).in_flat_array() && position_of(other).pointer == position.pointer) {
+        llvm::Value* lhs = position_of(compare->getOperand(0)).offset;
+        llvm::Value* rhs = position_of(compare->getOperand(1)).offset;
+        replace(compare, b.CreateICmp(compare->getUnsignedPredicate(), lhs, rhs));
         return;
       }
     }
-    // An address as an integer: the array's, plus the offset's bytes, so
-    // that the difference of two such (`q - p`) folds to their offsets'.
-    if (auto* integer = llvm::dyn_cast<llvm::PtrToIntInst>(user)) {
-      llvm::IRBuilder<> b(integer);
+    // An address as an integer inside a flat array: the array's, plus the
+    // offset's bytes, so that the difference of two such (`q - p`) folds to
+    // their offsets'.
+    if (auto* integer = llvm::dyn_cast<llvm::PtrToIntInst>(user); integer && position.in_flat_array()) {
       llvm::Type* type = integer->getType();
-      llvm::Value* start = b.CreatePtrToInt(b.CreatePointerCast(flat_, value->getType()), type);
-      llvm::Value* bytes = b.CreateMul(b.CreateSExtOrTrunc(offset_of(value), type),
-                                       llvm::ConstantInt::get(type, element_size_));
+      llvm::Value* start = b.CreatePtrToInt(b.CreatePointerCast(position.pointer, value->getType()), type);
+      const uint64_t size = layout_.getTypeAllocSize(types_.map(position.element));
+      llvm::Value* bytes = b.CreateMul(b.CreateSExtOrTrunc(position.offset, type), llvm::ConstantInt::get(type, size));
       replace(integer, b.CreateAdd(start, bytes));
       return;
     }
-    use.set(flat_address(offset_of(value), value->getType(), insertion_point(use)));
+    llvm::Value* pointer = new_pointer(b, position);
+    use.set(pointer->getType() == value->getType() ? pointer : b.CreatePointerCast(pointer, value->getType()));
   }
 
   // `user`'s results are `replacement`'s; it goes once no use of it is pending.
@@ -320,67 +498,43 @@ class Flattener {
 
   llvm::Value* root_;
   llvm::Value* flat_;
-  llvm::ArrayType* flat_type_;
-  llvm::Type* element_;
+  llvm::Type* root_type_;
+  FlatTypes& types_;
+  const llvm::DataLayout& layout_;
   llvm::Type* offset_type_;
-  uint64_t element_size_;
   std::set<llvm::Value*> followed_;
   std::vector<llvm::Value*> followed_order_;
-  std::map<llvm::Value*, llvm::Value*> offsets_;
+  std::map<llvm::Value*, Kind> kinds_;
+  std::map<llvm::Value*, Position> positions_;
   std::set<llvm::Instruction*> replaced_;
 };
 
-llvm::ArrayType* flat_type_of(llvm::Type* type) {
-  llvm::Type* element = innermost_element(type);
-  return llvm::ArrayType::get(element, *element_count(type, element));
-}
-
-// The initializer's elements in memory order, as one array.
-llvm::Constant* flat_initializer(llvm::Constant* initializer, llvm::ArrayType* flat_type) {
-  if (llvm::isa<llvm::UndefValue>(initializer)) return llvm::UndefValue::get(flat_type);
-  if (initializer->isNullValue()) return llvm::ConstantAggregateZero::get(flat_type);
-  std::vector<llvm::Constant*> elements;
-  std::vector<llvm::Constant*> pending{initializer};
-  // Depth first, in order: the last pushed is the first element.
-  while (!pending.empty()) {
-    llvm::Constant* constant = pending.back();
-    pending.pop_back();
-    if (!constant->getType()->isArrayTy()) {
-      elements.push_back(constant);
-      continue;
-    }
-    for (uint64_t i = constant->getType()->getArrayNumElements(); i-- > 0;)
-      pending.push_back(constant->getAggregateElement(static_cast<unsigned>(i)));
-  }
-  return llvm::ConstantArray::get(flat_type, elements);
-}
-
-bool flatten_alloca(llvm::AllocaInst& alloca) {
-  if (!is_array_of_arrays(alloca.getAllocatedType()) || alloca.isArrayAllocation()) return false;
+bool flatten_alloca(llvm::AllocaInst& alloca, FlatTypes& types) {
+  llvm::Type* type = alloca.getAllocatedType();
+  if (types.map(type) == type || alloca.isArrayAllocation()) return false;
   std::optional<DerivedPointers> derived = derived_pointers(&alloca);
   if (!derived || !derived->stepped) return false;
-  llvm::ArrayType* flat_type = flat_type_of(alloca.getAllocatedType());
-  auto* flat = new llvm::AllocaInst(flat_type, alloca.getAddressSpace(), nullptr, alloca.getAlign(), "", &alloca);
+  auto* flat = new llvm::AllocaInst(types.map(type), alloca.getAddressSpace(), nullptr, alloca.getAlign(), "", &alloca);
   flat->takeName(&alloca);
-  Flattener(&alloca, flat, flat_type).run(derived->values);
+  Flattener(&alloca, flat, type, types).run(derived->values);
   return true;
 }
 
-bool flatten_global(llvm::GlobalVariable& global) {
-  if (!is_array_of_arrays(global.getValueType())) return false;
+bool flatten_global(llvm::GlobalVariable& global, FlatTypes& types) {
+  llvm::Type* type = global.getValueType();
+  if (types.map(type) == type) return false;
   std::optional<DerivedPointers> derived = derived_pointers(&global);
   if (!derived || !derived->stepped) return false;
   expand_constant_expressions(global);
   derived = derived_pointers(&global);
   if (!derived) return false;
-  llvm::ArrayType* flat_type = flat_type_of(global.getValueType());
   auto* flat = new llvm::GlobalVariable(
-      *global.getParent(), flat_type, global.isConstant(), global.getLinkage(),
-      global.hasInitializer() ? flat_initializer(global.getInitializer(), flat_type) : nullptr, "", &global,
+      *global.getParent(), types.map(type), global.isConstant(), global.getLinkage(),
+      global.hasInitializer() ? types.map(global.getInitializer(), type) : nullptr, "", &global,
       global.getThreadLocalMode(), global.getAddressSpace(), global.isExternallyInitialized());
   flat->copyAttributesFrom(&global);
   flat->takeName(&global);
-  Flattener(&global, flat, flat_type).run(derived->values);
+  Flattener(&global, flat, type, types).run(derived->values);
   global.eraseFromParent();
   return true;
 }
@@ -391,13 +545,14 @@ int flatten_stepped_arrays(llvm::Module& module) {
   int flattened = 0;
   std::vector<llvm::GlobalVariable*> globals;
   for (llvm::GlobalVariable& global : module.globals()) globals.push_back(&global);
-  for (llvm::GlobalVariable* global : globals) flattened += flatten_global(*global);
+  FlatTypes types;
+  for (llvm::GlobalVariable* global : globals) flattened += flatten_global(*global, types);
   for (llvm::Function& function : module) {
     std::vector<llvm::AllocaInst*> allocas;
     for (llvm::Instruction& instruction : llvm::instructions(function))
       if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction)) allocas.push_back(alloca);
     for (llvm::AllocaInst* alloca : allocas)
-      if (flatten_alloca(*alloca)) {
+      if (flatten_alloca(*alloca, types)) {
         alloca->eraseFromParent();
         ++flattened;
       }

@@ -12,21 +12,24 @@
 //
 // Runs on the unoptimized module (after inlining and SROA, which turn
 // clang's pointer variables into values, and the inference of generic
-// pointers' address spaces): for each private array (alloca), and each
-// program-scope or __local one (global), whose type is an array of arrays,
-// every pointer derived from it is followed (GEPs, casts, phis, selects).
-// If one of those pointers, other than the array itself, is stepped (a GEP
-// whose first index is not zero), the array becomes [N x E], E its
-// innermost element, and every derived pointer that still points at E or an
-// array of E a flat element offset (32 bits: an offset in the object fits,
-// and wrapping arithmetic gives it exactly). A comparison of two such
-// pointers compares offsets; an address taken as an integer is the array's
-// plus the offset's bytes (so `q - p` folds to the offsets'); a step into E
-// itself (a vector's component, a struct's member) starts from flat[offset];
-// anything else that uses a pointer (accesses, calls) gets flat[offset],
-// cast to the type it had. Arrays whose pointers do not step are left
-// alone, so `tile[y][x]` keeps its two indices and costs nothing more (no
-// kernel of shaders/corpus or shaders/bench is flattened).
+// pointers' address spaces). A variable is a private one (alloca) or a
+// program-scope or __local one (global) whose type holds an array of
+// arrays, directly or in structs (`struct { int n; int m[4][4]; }`). Every
+// pointer derived from it is followed (GEPs, casts, phis, selects); if one
+// of them, other than the variable itself, is stepped (a GEP whose first
+// index is not zero), the variable takes its flat type: each array of
+// arrays of E becomes [N x E] (E its innermost element; a struct holding one
+// becomes a new struct named ".flat"), and every derived pointer is
+// rewritten to match. A pointer inside a flat array is that array and an
+// element offset (32 bits: an offset in the object fits, and wrapping
+// arithmetic gives it exactly); elsewhere it is the new pointer itself.
+// A comparison of two pointers into one flat array compares offsets; an
+// address taken as an integer is the array's plus the offset's bytes (so
+// `q - p` folds to the offsets'); anything else that uses a pointer
+// (accesses, calls) gets the new address, cast to the type it had.
+// Variables whose pointers do not step are left alone, so `tile[y][x]` keeps
+// its two indices and costs nothing more (no kernel of shaders/corpus or
+// shaders/bench is flattened).
 #pragma once
 
 namespace llvm {
