@@ -647,5 +647,26 @@ TEST(HalfMathWidths, WideVectorsAgreeWithScalars) {
   }
 }
 
+// A half kernel on a device without half arithmetic (simulated by withholding
+// shaderFloat16) compiles, as clc always defines cl_khr_fp16, and is refused
+// when loaded, naming the feature: never a crash or a wrong answer.
+TEST(HalfMathDevice, AHalfModuleOnADeviceWithoutFloat16IsRefused) {
+  if (!test::device().features().shader_float16) GTEST_SKIP() << "the device has no shaderFloat16 to withhold";
+  DeviceOptions options;
+  options.withheld_features.shader_float16 = true;
+  Device lesser = Device::create(options);
+  EXPECT_FALSE(lesser.features().shader_float16);
+  CompileOptions compile;
+  compile.cl_std = OpenCLStd::CL3_0;
+  test::expect_error(
+      [&] {
+        build_program(lesser,
+                      "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                      "__kernel void k(__global half* p) { p[0] = sin(p[1]) / p[2]; }",
+                      "half.cl", compile);
+      },
+      {"the module needs features that", "shader_float16"});
+}
+
 }  // namespace
 }  // namespace vkcl
