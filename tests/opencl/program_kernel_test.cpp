@@ -531,7 +531,7 @@ TEST_F(ClTest, HalfConfigAndHalfKernelAgree) {
   EXPECT_EQ(config != 0, fp16);
   const std::string source =
       "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
-      "__kernel void k(__global const half* in, __global half* out) {\n"
+      "__kernel void k(__global const half* in, __global half* out, half scale) {\n"
       "  const half a = in[0], b = in[1], c = in[2], tiny = in[3];\n"
       "  out[0] = a / b;\n"          // 1/3
       "  out[1] = fma(a, b, c);\n"   // correctly rounded
@@ -541,6 +541,7 @@ TEST_F(ClTest, HalfConfigAndHalfKernelAgree) {
       "  out[5] = degrees(a);\n"
       "  out[6] = (half)dot((half4)(a, b, c, 0), (half4)(1, 2, 3, 4));\n"
       "  out[7] = fdim(b, a);\n"
+      "  out[8] = a * scale;\n"  // a half argument by value
       "}\n";
   if (!fp16) {
     cl_int error = CL_SUCCESS;
@@ -558,13 +559,15 @@ TEST_F(ClTest, HalfConfigAndHalfKernelAgree) {
   cl_kernel k = kernel(p, "k");
   // 1, 3, 2^-10 (fma's exact 3 + 2^-10 is a tie between halves: to even, 3), 2^-14.
   const std::vector<uint16_t> in = {0x3c00, 0x4200, 0x1400, 0x0400};
-  cl_mem input = buffer(in.size() * 2), output = buffer(8 * 2);
+  cl_mem input = buffer(in.size() * 2), output = buffer(9 * 2);
+  const cl_half scale = 0xc100;  // -2.5
   write(input, in);
   ASSERT_EQ(clSetKernelArg(k, 0, sizeof input, &input), CL_SUCCESS);
   ASSERT_EQ(clSetKernelArg(k, 1, sizeof output, &output), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 2, sizeof scale, &scale), CL_SUCCESS);
   const size_t one = 1;
   ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
-  const std::vector<uint16_t> got = read<uint16_t>(output, 8);
+  const std::vector<uint16_t> got = read<uint16_t>(output, 9);
   EXPECT_EQ(got[0], 0x3555);  // 1/3 rounded to nearest
   EXPECT_EQ(got[1], 0x4200);  // 3 + 2^-10: the tie goes to even
   EXPECT_EQ(got[2], 0x3eee);  // sqrt(3) = 1.7320508: 0x1.bb8p0
@@ -574,6 +577,7 @@ TEST_F(ClTest, HalfConfigAndHalfKernelAgree) {
   EXPECT_EQ(got[5], 0x5329);  // 57.29578: 0x1.ca4p5
   EXPECT_EQ(got[6], 0x4701);  // 1 + 6 + 3 * 2^-10 = 7.0029: 0x1.c04p2
   EXPECT_EQ(got[7], 0x4000);  // 3 - 1
+  EXPECT_EQ(got[8], 0xc100);  // 1 * -2.5
   clReleaseMemObject(input);
   clReleaseMemObject(output);
   clReleaseKernel(k);
