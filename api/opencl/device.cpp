@@ -60,13 +60,17 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
   double_subnormals = f.denorm_preserve_float64 || info.driver_name == "llvmpipe" || info.vendor_id == kNvidia;
   fp64 = f.shader_float64 && double_subnormals;
   offer(fp64, "cl_khr_fp64");
-  // Not cl_khr_fp16, although the device may have half arithmetic
-  // (shaderFloat16) and half buffers (16-bit storage): builtins/ defines the
-  // common, math, geometric and relational functions for float and double
-  // only, so a kernel calling degrees(), mix() or sin() on half would not
-  // compile (the CTS's commonfns failed so). vload_half and vstore_half,
-  // which are core, need no extension.
-  fp16 = false;
+  // Half arithmetic (cl_khr_fp16): a module computing in half declares
+  // Float16 (shaderFloat16), and keeps its halves in buffers as 16-bit
+  // values (storageBuffer16BitAccess) next to ushort bits (shaderInt16:
+  // builtins/ takes halves apart on their bits). Kernel arguments travel as
+  // 32-bit words (spirv/lower_kernel_arguments), so push constants need no
+  // 16-bit access. builtins/math/half.cl and builtins/common_geometric_half.cl
+  // define the half math, common and geometric functions (computed in float
+  // and rounded once), and tools/clc/widen_half_divisions keeps x / y within
+  // OpenCL's 1 ulp. clc defines cl_khr_fp16 always, like cl_khr_fp64; the
+  // runtime refuses a module declaring Float16 on a device without it.
+  fp16 = f.shader_float16 && f.shader_int16 && f.storage_buffer_16bit;
   offer(fp16, "cl_khr_fp16");
   // builtins/subgroups.cl: all/any are Vote, broadcast is Ballot, reduce and
   // scan are Arithmetic. The API half of cl_khr_subgroups
@@ -111,6 +115,8 @@ Device::Device(const DeviceInfo& info, cl_platform_id platform_id)
   };
   feature(f.shader_int64, "__opencl_c_int64");
   feature(fp64, "__opencl_c_fp64");
+  // OpenCL C 3.0 has no __opencl_c_fp16 feature: half arithmetic is the
+  // cl_khr_fp16 extension alone.
   feature(true, "__opencl_c_generic_address_space");
   feature(true, "__opencl_c_atomic_order_acq_rel");
   feature(true, "__opencl_c_atomic_scope_device");

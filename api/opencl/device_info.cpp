@@ -152,9 +152,13 @@ std::optional<InfoValue> device_info(const Device& d, cl_device_info param) {
           fp64 ? fp_config(d.double_subnormals, f.signed_zero_inf_nan_preserve_float64, f.shader_int64) |
                      CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF
                : 0);
-    case CL_DEVICE_HALF_FP_CONFIG:  // fma of half is not in builtins/
+    case CL_DEVICE_HALF_FP_CONFIG:
+      // Subnormals only where the device keeps them (Program then asks for
+      // DenormPreserve 16); infinities and NaNs where it honours them; fma
+      // of half is correctly rounded in builtins/math/half.cl (float
+      // arithmetic, rounded to odd, then to half; no Int64 needed).
       return of<cl_device_fp_config>(
-          fp16 ? fp_config(f.denorm_preserve_float16, f.signed_zero_inf_nan_preserve_float16, false) : 0);
+          fp16 ? fp_config(f.denorm_preserve_float16, f.signed_zero_inf_nan_preserve_float16, false) | CL_FP_FMA : 0);
 
     // Memory.
     case CL_DEVICE_GLOBAL_MEM_SIZE: return of<cl_ulong>(global_memory(v));

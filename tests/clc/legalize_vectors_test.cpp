@@ -16,6 +16,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include "compile_error.h"
 #include "legalize_vectors.h"
 #include "llvm_ir.h"
 
@@ -122,6 +123,32 @@ TEST(LegalizeVectors, SplitLongVectorsComputeTheSame) {
   std::mt19937 rng(11);
   for (int i = 0; i < 100; ++i) arguments.push_back(int32_t(rng()));
   testing::expect_same_results(*before, *after, names, arguments, "split");
+}
+
+// A bodiless builtin (one the translator would lower) with a pointer
+// argument on a long vector cannot be split into 4-component calls: a
+// CompileError naming it. The builtin library defines every such builtin of
+// OpenCL C today (sincos on half16 was the last, until cl_khr_fp16), so this
+// is reached only from IR.
+TEST(LegalizeVectors, ALongVectorBuiltinWithPointersIsAnError) {
+  llvm::LLVMContext context;
+  context.setOpaquePointers(false);
+  std::unique_ptr<llvm::Module> module = testing::parse_ir(R"IR(
+declare spir_func <16 x half> @_Z6sincosDv16_DhPU3AS4S_(<16 x half>, <16 x half> addrspace(4)*)
+define spir_func <16 x half> @f(<16 x half> %x, <16 x half> addrspace(4)* %c) {
+  %s = call spir_func <16 x half> @_Z6sincosDv16_DhPU3AS4S_(<16 x half> %x, <16 x half> addrspace(4)* %c)
+  ret <16 x half> %s
+}
+)IR", context);
+  ASSERT_NE(module, nullptr);
+  try {
+    legalize_vectors(*module, "test.ll");
+    ADD_FAILURE() << "legalize_vectors accepted sincos on half16 with a pointer";
+  } catch (const CompileError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("sincos"), std::string::npos) << message;
+    EXPECT_NE(message.find("8 or 16 components"), std::string::npos) << message;
+  }
 }
 
 }  // namespace

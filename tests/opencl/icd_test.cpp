@@ -216,10 +216,22 @@ TEST_F(OpenCLIcd, DeviceAnswersAreVulkans) {
       EXPECT_EQ(device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) & required, required);
     }
     EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) != 0, fp64);
-    // Never yet: builtins/ has no half math (api/opencl/device.cpp).
-    const bool fp16 = false;
-    EXPECT_EQ(has_word(extensions, "cl_khr_fp16"), fp16);
-    EXPECT_EQ(device_value<cl_device_fp_config>(d, CL_DEVICE_HALF_FP_CONFIG) != 0, fp16);
+    // Halves where the device computes in half and keeps 16-bit values and
+    // their bits in buffers (api/opencl/device.cpp).
+    const bool fp16 = v.features.shader_float16 && v.features.shader_int16 && v.features.storage_buffer_16bit;
+    EXPECT_EQ(has_word(extensions, "cl_khr_fp16"), fp16) << extensions;
+    const cl_device_fp_config half_config = device_value<cl_device_fp_config>(d, CL_DEVICE_HALF_FP_CONFIG);
+    EXPECT_EQ(half_config != 0, fp16);
+    if (fp16) {
+      // Rounding to nearest always; subnormals exactly where the device keeps them.
+      EXPECT_TRUE(half_config & CL_FP_ROUND_TO_NEAREST);
+      EXPECT_TRUE(half_config & CL_FP_FMA);
+      EXPECT_EQ((half_config & CL_FP_DENORM) != 0, v.features.denorm_preserve_float16);
+      EXPECT_EQ((half_config & CL_FP_INF_NAN) != 0, v.features.signed_zero_inf_nan_preserve_float16);
+      EXPECT_EQ(half_config & (CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF), 0u);
+    }
+    EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) != 0, fp16);
+    EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) != 0, fp16);
     EXPECT_TRUE(device_value<cl_device_fp_config>(d, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_ROUND_TO_NEAREST);
     // The string and the versioned list agree, and the features agree with them.
     std::string names;

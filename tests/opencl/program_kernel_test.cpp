@@ -8,6 +8,8 @@
 
 #include "cl_test.h"
 
+#include <CL/cl_ext.h>  // CL_DEVICE_HALF_FP_CONFIG
+
 using vkcl_test::ClTest;
 
 namespace {
@@ -510,6 +512,76 @@ TEST_F(ClTest, FloatingPointConfigHolds) {
     clReleaseKernel(k);
     clReleaseProgram(p);
   }
+}
+
+// cl_khr_fp16 in CL_DEVICE_EXTENSIONS, CL_DEVICE_HALF_FP_CONFIG and what a
+// half kernel computes agree: with the extension, a kernel using half
+// arithmetic and half builtins builds, and its results are the correctly
+// rounded ones (x / y within 1 ulp, builtins/LOWERING.md), subnormal halves
+// kept where the config says CL_FP_DENORM; without it, the cl_khr_fp16 macro
+// is undefined and the same kernel fails to build with a log, not a crash.
+TEST_F(ClTest, HalfConfigAndHalfKernelAgree) {
+  size_t size = 0;
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);
+  std::string extensions(size, '\0');
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions.data(), nullptr);
+  const bool fp16 = std::regex_search(extensions, std::regex("(^| )cl_khr_fp16( |$)"));
+  cl_device_fp_config config = 0;
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_HALF_FP_CONFIG, sizeof config, &config, nullptr), CL_SUCCESS);
+  EXPECT_EQ(config != 0, fp16);
+  const std::string source =
+      "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+      "__kernel void k(__global const half* in, __global half* out, half scale) {\n"
+      "  const half a = in[0], b = in[1], c = in[2], tiny = in[3];\n"
+      "  out[0] = a / b;\n"          // 1/3
+      "  out[1] = fma(a, b, c);\n"   // correctly rounded
+      "  out[2] = sqrt(b);\n"
+      "  out[3] = sin(a);\n"
+      "  out[4] = tiny * (half)0.5f;\n"  // a subnormal result
+      "  out[5] = degrees(a);\n"
+      "  out[6] = (half)dot((half4)(a, b, c, 0), (half4)(1, 2, 3, 4));\n"
+      "  out[7] = fdim(b, a);\n"
+      "  out[8] = a * scale;\n"  // a half argument by value
+      "}\n";
+  if (!fp16) {
+    cl_int error = CL_SUCCESS;
+    const char* text = source.c_str();
+    cl_program p = clCreateProgramWithSource(context, 1, &text, nullptr, &error);
+    ASSERT_EQ(error, CL_SUCCESS);
+    EXPECT_EQ(clBuildProgram(p, 1, &device, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+    EXPECT_NE(build_log(p), "");
+    clReleaseProgram(p);
+    return;
+  }
+  EXPECT_TRUE(config & CL_FP_ROUND_TO_NEAREST);
+  EXPECT_TRUE(config & CL_FP_FMA);
+  cl_program p = program(source);
+  cl_kernel k = kernel(p, "k");
+  // 1, 3, 2^-10 (fma's exact 3 + 2^-10 is a tie between halves: to even, 3), 2^-14.
+  const std::vector<uint16_t> in = {0x3c00, 0x4200, 0x1400, 0x0400};
+  cl_mem input = buffer(in.size() * 2), output = buffer(9 * 2);
+  const cl_half scale = 0xc100;  // -2.5
+  write(input, in);
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof input, &input), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 1, sizeof output, &output), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 2, sizeof scale, &scale), CL_SUCCESS);
+  const size_t one = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  const std::vector<uint16_t> got = read<uint16_t>(output, 9);
+  EXPECT_EQ(got[0], 0x3555);  // 1/3 rounded to nearest
+  EXPECT_EQ(got[1], 0x4200);  // 3 + 2^-10: the tie goes to even
+  EXPECT_EQ(got[2], 0x3eee);  // sqrt(3) = 1.7320508: 0x1.bb8p0
+  EXPECT_EQ(got[3], 0x3abb);  // sin(1) = 0.84147098: 0x1.aecp-1
+  if (config & CL_FP_DENORM) EXPECT_EQ(got[4], 0x0200);  // 2^-15, kept
+  else EXPECT_TRUE(got[4] == 0x0200 || got[4] == 0x0000) << got[4];
+  EXPECT_EQ(got[5], 0x5329);  // 57.29578: 0x1.ca4p5
+  EXPECT_EQ(got[6], 0x4701);  // 1 + 6 + 3 * 2^-10 = 7.0029: 0x1.c04p2
+  EXPECT_EQ(got[7], 0x4000);  // 3 - 1
+  EXPECT_EQ(got[8], 0xc100);  // 1 * -2.5
+  clReleaseMemObject(input);
+  clReleaseMemObject(output);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
 }
 
 // Kernels of one program whose __local arrays each take half the device's

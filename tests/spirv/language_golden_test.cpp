@@ -382,13 +382,6 @@ INSTANTIATE_TEST_SUITE_P(
                   {"packed struct"}},
         // (Half math has no library definitions; vload_half16 was the example
         // until builtins/vload_store_half.cl defined it.)
-        ErrorCase{"LongVectorBuiltinWithPointers",
-                  R"(#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-                     __kernel void k(__global const half16* in, __global half* out) {
-                       half16 c;
-                       out[0] = sincos(in[0], &c).s0 + c.s1;
-                     })",
-                  {"language.cl:4:", "sincos", "8 or 16 components"}},
         ErrorCase{"ClusteredReduceWithRunTimeClusterSize",
                   R"(__kernel void k(__global int* out, uint size) {
                        out[get_global_id(0)] = sub_group_clustered_reduce_add(out[get_global_id(0)], size);

@@ -75,6 +75,7 @@ std::vector<std::string> expand_types(const std::string& column) {
   static const std::map<std::string, std::vector<std::string>> kWords = {
       {"float", {"float"}},
       {"double", {"double"}},
+      {"half", {"half"}},
       {"signed", {"char", "short", "int", "long"}},
       {"unsigned", {"uchar", "ushort", "uint", "ulong"}},
       {"all", {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"}},
@@ -196,13 +197,13 @@ const std::map<std::string, std::string>& signatures() {
   return kSignatures;
 }
 
-bool is_float(const std::string& t) { return t == "float" || t == "double"; }
+bool is_float(const std::string& t) { return t == "float" || t == "double" || t == "half"; }
 std::string unsigned_of(const std::string& t) {
-  if (is_float(t)) return t == "double" ? "ulong" : "uint";
+  if (is_float(t)) return t == "double" ? "ulong" : t == "half" ? "ushort" : "uint";
   return t[0] == 'u' ? t : "u" + t;
 }
 std::string signed_of(const std::string& t) {
-  if (is_float(t)) return t == "double" ? "long" : "int";
+  if (is_float(t)) return t == "double" ? "long" : t == "half" ? "short" : "int";
   return t[0] == 'u' ? t.substr(1) : t;
 }
 std::string with_width(const std::string& scalar, int width) {
@@ -288,7 +289,7 @@ std::string describe(const std::string& function, const Case& c) {
 }
 
 std::string source_for(const std::string& function, const std::vector<Case>& cases) {
-  std::string source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  std::string source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";
   int index = 0;
   for (const Case& c : cases) {
     // upsample(hi, lo) takes the signed or unsigned half and the unsigned low half.
@@ -323,9 +324,10 @@ class MathBuiltinsGolden : public ::testing::Test {
   // Compiles every case of `function` in one module; on failure, each alone.
   static void check(const Row& row, const std::string& function) {
     std::vector<Case> cases;
-    // 8- and 16-wide vectors: every integer type; of float and double, only
-    // float8 (the 16-wide overloads are two 8-wide calls, double's the same
-    // code as float's, and compile time matters).
+    // 8- and 16-wide vectors: every integer type and half (whose overloads
+    // are defined apart from float's: builtins/math/half.cl); of float and
+    // double, only float8 (the 16-wide overloads are two 8-wide calls,
+    // double's the same code as float's, and compile time matters).
     for (const std::string& type : row.types)
       for (int width : widths_of(function)) {
         const bool floating = type == "float" || type == "double";

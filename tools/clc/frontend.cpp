@@ -165,8 +165,10 @@ std::vector<std::string> frontend_arguments(std::string_view file_name, const Co
   // vkcl advertises only what it can compile, so that a kernel testing
   // `#ifdef __opencl_c_pipes` takes its fallback path, and one that needs the
   // feature anyway gets clang's error at the use. Sub-groups, device and
-  // all-devices scopes, acq_rel and seq_cst orders, int64, fp64 (checked
-  // against the device at load time) and the generic address space stay.
+  // all-devices scopes, acq_rel and seq_cst orders, int64, fp64 and
+  // cl_khr_fp16 (each checked against the device at load time: a module
+  // needing Float64 or Float16 is refused where the device lacks it) and the
+  // generic address space stay.
   if (options.cl_std == OpenCLStd::CL3_0)
     args.push_back(
         "-cl-ext=-__opencl_c_pipes,-__opencl_c_device_enqueue,-__opencl_c_images,-__opencl_c_read_write_images,"

@@ -18,6 +18,7 @@
 #include "lower_memory_intrinsics.h"
 #include "retype_punned_accesses.h"
 #include "scale_huge_divisors.h"
+#include "widen_half_divisions.h"
 
 namespace vkcl {
 namespace {
@@ -32,6 +33,7 @@ constexpr std::array kTransforms = {
     LlvmTransform{"retype_punned_accesses",
                   [](llvm::Module& module, std::string_view file_name) { retype_punned_accesses(module, file_name); }},
     LlvmTransform{"scale_huge_divisors", [](llvm::Module& module, std::string_view) { scale_huge_divisors(module); }},
+    LlvmTransform{"widen_half_divisions", [](llvm::Module& module, std::string_view) { widen_half_divisions(module); }},
 };
 
 // What the first failing transform threw, as text: the program's error
