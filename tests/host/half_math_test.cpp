@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -606,6 +607,9 @@ void run_function(const Function& f) {
                   worst_case.empty() ? "" : " at ", worst_case.c_str());
   }
 }
+
+// ctest's test names show the parameter: its name, not its bytes.
+void PrintTo(const Function& f, std::ostream* os) { *os << f.name; }
 
 class HalfMath : public ::testing::TestWithParam<Function> {};
 
