@@ -24,6 +24,20 @@
 #   test_conformance/<suite>/test_* stripped test binaries
 #   test_conformance/spirv_new/spirv_bin/    spirv_new's SPIR-V inputs
 #   test_conformance/compiler/{spirv_bin,includeTestDirectory,secondIncludeTestDirectory}
+#   offline-compiler.sh             run.sh's offline compiler for
+#                                   CTS_COMPILATION_MODE=spir-v
+#   offline/bin/{clang-15,llvm-spirv-15,spirv-val}   Debian 12's, stripped
+#   offline/lib/clang/15.0.6/include/opencl-c-base.h  (clang's resource dir,
+#                                   found relative to offline/bin/clang-15)
+#
+# The spir-v compilation mode (run.sh, CTS_COMPILATION_MODE=spir-v) compiles
+# each kernel on the target with offline-compiler.sh: run.sh puts offline/bin
+# first on PATH. clang-15 and llvm-spirv-15 need LLVM 15's shared libraries
+# (libclang-cpp.so.15, libLLVM-15.so.1, libLLVMSPIRVLib.so.15, libz3, ...),
+# the same set vkcl-compile-worker needs, so they are not packed: on the GPU
+# machine tools/gpu-opencl.sh unpack puts them in /opt/vkcl-llvm and
+# tools/gpu-opencl.sh env puts that on LD_LIBRARY_PATH. spirv-val needs only
+# libstdc++. OFFLINE=0 leaves offline/ out.
 #
 # Why lib/libOpenCL.so.1: every CTS binary has DT_NEEDED libOpenCL.so.1 (the
 # ICD loader), and a machine with only a vendor driver (NVIDIA's
@@ -102,7 +116,26 @@ loader_ver=$(dpkg-query -W -f='${Package} ${Version}' ocl-icd-libopencl1 2>/dev/
 
 # 3. scripts and docs
 cp "$HERE/run.sh" "$OUT_DIR/run.sh"
-chmod +x "$OUT_DIR/run.sh"
+cp "$HERE/offline-compiler.sh" "$OUT_DIR/offline-compiler.sh"
+chmod +x "$OUT_DIR/run.sh" "$OUT_DIR/offline-compiler.sh"
+offline_note="no offline compiler packed (OFFLINE=0 or missing tools): spir-v mode needs clang-15, llvm-spirv-15 and spirv-val on PATH"
+if [ "${OFFLINE:-1}" = 1 ]; then
+  clang_bin=$(readlink -f "$(command -v clang-15 2>/dev/null)" 2>/dev/null)
+  spv_bin=$(readlink -f "$(command -v llvm-spirv-15 2>/dev/null)" 2>/dev/null)
+  val_bin=$(readlink -f "$(command -v spirv-val 2>/dev/null)" 2>/dev/null)
+  res=$([ -x "$clang_bin" ] && "$clang_bin" -print-resource-dir 2>/dev/null)
+  if [ -x "$clang_bin" ] && [ -x "$spv_bin" ] && [ -x "$val_bin" ] && [ -f "$res/include/opencl-c-base.h" ]; then
+    mkdir -p "$OUT_DIR/offline/bin" "$OUT_DIR/offline/lib/clang/$(basename "$res")/include"
+    strip --strip-unneeded -o "$OUT_DIR/offline/bin/clang-15" "$clang_bin"
+    strip --strip-unneeded -o "$OUT_DIR/offline/bin/llvm-spirv-15" "$spv_bin"
+    strip --strip-unneeded -o "$OUT_DIR/offline/bin/spirv-val" "$val_bin"
+    cp "$res/include/opencl-c-base.h" "$OUT_DIR/offline/lib/clang/$(basename "$res")/include/"
+    offline_note="offline/: clang-15 ($(dpkg-query -W -f='${Version}' clang-15 2>/dev/null)), llvm-spirv-15 ($(dpkg-query -W -f='${Version}' llvm-spirv-15 2>/dev/null)), spirv-val ($(dpkg-query -W -f='${Version}' spirv-tools 2>/dev/null))"
+    log "packed offline compiler ($(du -sh "$OUT_DIR/offline" | cut -f1))"
+  else
+    log "WARNING: clang-15, llvm-spirv-15, spirv-val or opencl-c-base.h missing: no offline/ (spir-v mode needs them on the target's PATH)"
+  fi
+fi
 SRC=$(dirname "$BUILD_DIR")/src
 cts_commit=$(git -C "$SRC" rev-parse HEAD 2>/dev/null || echo unknown)
 cts_desc=$(git -C "$SRC" describe --tags --always 2>/dev/null || echo unknown)
@@ -132,6 +165,16 @@ CTS process. conversions and math_brute_force run in wimpy mode (-w) by
 default; spirv_new reads test_conformance/spirv_new/spirv_bin.
 
 By hand: LD_LIBRARY_PATH=\$PWD/lib OCL_ICD_VENDORS=... test_conformance/basic/test_basic --list
+
+SPIR-V compilation mode (each kernel compiled offline by offline-compiler.sh
+and loaded with clCreateProgramWithIL):
+
+    CTS_COMPILATION_MODE=spir-v ./run.sh --suites --split basic --out /tmp/cts-spirv
+
+$offline_note. clang-15 and llvm-spirv-15 need LLVM 15's
+shared libraries (libclang-cpp.so.15, libLLVM-15.so.1, libLLVMSPIRVLib.so.15
+and their dependencies) on LD_LIBRARY_PATH, the set vkcl's compile worker
+needs (vkcl's tools/gpu-opencl.sh unpack and env).
 EOF
 
 ( cd "$OUT_DIR" && {

@@ -11,6 +11,10 @@
 #   WITH_TESTS=1   also the OpenCL API tests and the CLBlast client (tools/gpu-opencl.sh tests)
 #   CHECK_EXIT=1   first check that a CTS process and vkcl_opencl_exit_after_compile exit at
 #                  once, and stop if not (an exit hang makes every sub-test run out of time)
+#   CTS_COMPILATION_MODE=spir-v  kernels compiled offline to SPIR-V (run.sh passes it on;
+#                  the bundle's offline/ tools run with /opt/vkcl-llvm's libraries, which
+#                  tools/gpu-opencl.sh env puts on LD_LIBRARY_PATH; tools/cts/README.md,
+#                  "SPIR-V compilation mode")
 #   SHARDS_<suite>=N  split that suite's sub-tests round-robin into N runs at once (the
 #                  long ones, integer_ops, math_brute_force and c11_atomics, are compile-
 #                  bound: one at a time they outlast a call); merged into one row after
