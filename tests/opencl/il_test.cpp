@@ -6,6 +6,7 @@
 // the compiler refuses.
 #include <spirv-tools/libspirv.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cl_test.h"
@@ -52,6 +53,45 @@ const char* kFill = R"(
         %sum = OpIAdd %uint %i32 %c
           %v = OpIAdd %uint %sum %extra
                OpStore %p %v Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+
+// What clang and llvm-spirv make of `o[i] = atomic_fetch_add_explicit(g, 1,
+// memory_order_acq_rel, memory_scope_device)` on a __global atomic_int in
+// OpenCL C 3.0: the pointer cast to Generic, then OpAtomicIAdd on it
+// (Device scope, AcquireRelease). The CTS's c11_atomics in spir-v mode.
+const char* kGenericAtomic = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability GenericPointer
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "count" %gid
+               OpSource OpenCL_C 300000
+               OpDecorate %gid Constant
+               OpDecorate %gid BuiltIn GlobalInvocationId
+      %ulong = OpTypeInt 64 0
+       %uint = OpTypeInt 32 0
+ %scope_device = OpConstant %uint 1
+ %acq_rel = OpConstant %uint 8
+   %v3ulong = OpTypeVector %ulong 3
+    %ptr_in = OpTypePointer Input %v3ulong
+      %void = OpTypeVoid
+       %ptr = OpTypePointer CrossWorkgroup %uint
+        %fn = OpTypeFunction %void %ptr %ptr
+   %generic = OpTypePointer Generic %uint
+       %gid = OpVariable %ptr_in Input
+         %k = OpFunction %void None %fn
+         %g = OpFunctionParameter %ptr
+         %o = OpFunctionParameter %ptr
+     %entry = OpLabel
+        %gp = OpPtrCastToGeneric %generic %g
+       %old = OpAtomicIAdd %uint %gp %scope_device %acq_rel %scope_device
+       %ids = OpLoad %v3ulong %gid Aligned 32
+         %i = OpCompositeExtract %ulong %ids 0
+         %p = OpInBoundsPtrAccessChain %ptr %o %i
+               OpStore %p %old Aligned 4
                OpReturn
                OpFunctionEnd
 )";
@@ -143,6 +183,32 @@ TEST_F(IlTest, AModuleBuildsAndRuns) {
   EXPECT_EQ(clGetProgramInfo(from_source, CL_PROGRAM_IL, 0, nullptr, &size), CL_SUCCESS);
   EXPECT_EQ(size, 0u);
   clReleaseProgram(from_source);
+  clReleaseProgram(p);
+}
+
+// An atomic on a generic pointer keeps its scope and semantics through the
+// reader (the translator's OpenCL C 2.0 builtins, tools/clc/translate.cpp):
+// 16 work-items each take a different old value, and the counter ends at 16.
+TEST_F(IlTest, AnAtomicOnAGenericPointerBuildsAndCounts) {
+  cl_program p = with_il(assemble(kGenericAtomic));
+  ASSERT_EQ(clBuildProgram(p, 1, &device, "", nullptr, nullptr), CL_SUCCESS) << build_log(p);
+  cl_kernel k = kernel(p, "count");
+  uint32_t zero = 0;
+  cl_mem counter = buffer(sizeof zero, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &zero);
+  cl_mem out = buffer(16 * sizeof(uint32_t));
+  EXPECT_EQ(clSetKernelArg(k, 0, sizeof counter, &counter), CL_SUCCESS);
+  EXPECT_EQ(clSetKernelArg(k, 1, sizeof out, &out), CL_SUCCESS);
+  const size_t n = 16;
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  std::vector<uint32_t> old = read<uint32_t>(out, 16);
+  std::sort(old.begin(), old.end());
+  std::vector<uint32_t> want(16);
+  for (uint32_t i = 0; i < 16; ++i) want[i] = i;
+  EXPECT_EQ(old, want);
+  EXPECT_EQ(read<uint32_t>(counter, 1), std::vector<uint32_t>{16});
+  clReleaseKernel(k);
+  clReleaseMemObject(counter);
+  clReleaseMemObject(out);
   clReleaseProgram(p);
 }
 

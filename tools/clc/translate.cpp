@@ -154,6 +154,11 @@ std::unique_ptr<llvm::Module> read_spirv(std::span<const uint32_t> words, std::s
   // cannot do, with a better message than "unallowed extension".
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
   options.enableAllExtensions();
+  // OpenCL C 2.0 builtins: an OpAtomic* keeps its scope and semantics as
+  // atomic_*_explicit (builtins/atomics.cl), generic pointers included; the
+  // default OpenCL C 1.2 names (atomic_add) drop both, and have no generic
+  // overloads (the CTS's c11_atomics in spir-v mode failed so).
+  options.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::OpenCL20);
   for (const SpecConstant& constant : spec_constants) options.setSpecConst(constant.id, constant.value);
   std::istringstream stream(std::string(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t)));
   llvm::Module* module = nullptr;
