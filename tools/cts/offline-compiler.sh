@@ -248,9 +248,13 @@ fix=$work/fixup.h
     wi="get_global_size:1 get_global_id:0 get_local_size:1 get_local_id:0 get_num_groups:1 get_group_id:0"
     [[ $cl_std != CL1.0 && $cl_std != cl1.0 ]] && wi+=" get_global_offset:0"
     [[ $cl_std == CL2.* || $cl_std == cl2.* || $is30 = 1 ]] && wi+=" get_enqueued_local_size:1"
+    # OpenCL C 1.0 and 1.1 have no `static`; always_inline leaves no call to
+    # the C99 inline definition there.
+    storage="static inline"
+    [[ $cl_std == CL1.0 || $cl_std == cl1.0 || $cl_std == CL1.1 || $cl_std == cl1.1 ]] && storage="inline"
     for fv in $wi; do
       f=${fv%:*} v=${fv#*:}
-      echo "static inline size_t __attribute__((always_inline)) __cts_$f(uint d) { return d < 3u ? $f(d) : $v; }"
+      echo "$storage size_t __attribute__((always_inline)) __cts_$f(uint d) { return d < 3u ? $f(d) : $v; }"
     done
     for fv in $wi; do f=${fv%:*}; echo "#define $f(d) __cts_$f(d)"; done
   fi
