@@ -96,6 +96,42 @@ const char* kGenericAtomic = R"(
                OpFunctionEnd
 )";
 
+// What llvm-spirv makes of `o[0] = o[1] = o[2] = o[3] = 0` once clang has
+// merged the stores into a memset: a copy of 16 bytes from a zero uchar
+// array into the int pointer (OpenCL SPIR-V has no memset). The CTS's
+// basic kernel_limit_constants in spir-v mode.
+const char* kZeroCopy = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Int8
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "zero"
+               OpSource OpenCL_C 300000
+               OpDecorate %zeros Constant
+       %uint = OpTypeInt 32 0
+      %uchar = OpTypeInt 8 0
+      %ulong = OpTypeInt 64 0
+   %ulong_16 = OpConstant %ulong 16
+       %void = OpTypeVoid
+        %ptr = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr
+  %ptr_bytes = OpTypePointer CrossWorkgroup %uchar
+    %bytes16 = OpTypeArray %uchar %ulong_16
+ %ptr_const16 = OpTypePointer UniformConstant %bytes16
+ %ptr_const = OpTypePointer UniformConstant %uchar
+       %null = OpConstantNull %bytes16
+      %zeros = OpVariable %ptr_const16 UniformConstant %null
+          %k = OpFunction %void None %fn
+          %o = OpFunctionParameter %ptr
+      %entry = OpLabel
+          %d = OpBitcast %ptr_bytes %o
+          %s = OpBitcast %ptr_const %zeros
+               OpCopyMemorySized %d %s %ulong_16 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+
 std::vector<uint32_t> assemble(const char* text, spv_target_env env = SPV_ENV_UNIVERSAL_1_2) {
   spvtools::SpirvTools tools(env);
   std::vector<uint32_t> words;
@@ -208,6 +244,23 @@ TEST_F(IlTest, AnAtomicOnAGenericPointerBuildsAndCounts) {
   EXPECT_EQ(read<uint32_t>(counter, 1), std::vector<uint32_t>{16});
   clReleaseKernel(k);
   clReleaseMemObject(counter);
+  clReleaseMemObject(out);
+  clReleaseProgram(p);
+}
+
+// A copy from a constant of one byte repeated is a memset, and an int
+// pointer into a buffer takes the 16 bytes as o[0..3]; o[4] is left alone.
+TEST_F(IlTest, ACopyFromAZeroConstantIsAMemsetThroughThePointer) {
+  cl_program p = with_il(assemble(kZeroCopy));
+  ASSERT_EQ(clBuildProgram(p, 1, &device, "", nullptr, nullptr), CL_SUCCESS) << build_log(p);
+  cl_kernel k = kernel(p, "zero");
+  std::vector<uint32_t> ones(5, 1);
+  cl_mem out = buffer(ones.size() * sizeof(uint32_t), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ones.data());
+  EXPECT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  const size_t n = 1;
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(read<uint32_t>(out, 5), (std::vector<uint32_t>{0, 0, 0, 0, 1}));
+  clReleaseKernel(k);
   clReleaseMemObject(out);
   clReleaseProgram(p);
 }

@@ -1,9 +1,11 @@
 #include "lower_memory_intrinsics.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <llvm/ADT/APInt.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -19,6 +21,7 @@ namespace vkcl {
 namespace {
 
 constexpr uint64_t kMaxElements = 256;
+constexpr unsigned kGlobalAddressSpace = 1;  // SPIR's numbering
 
 std::string where(const llvm::Instruction& instruction, std::string_view file_name) {
   const llvm::DILocation* loc = instruction.getDebugLoc().get();
@@ -78,6 +81,35 @@ bool split(const llvm::DataLayout& layout, llvm::IRBuilder<>& b, llvm::Value* po
   return false;
 }
 
+// `size` bytes at `pointer` as pieces: the object it points to split
+// (split above) or, in __global memory, where a pointer steps through a
+// buffer as `p[k]` does, the elements of its type from it on (memset and
+// memcpy of `int* p` that clang makes of stores to p[0..3]).
+bool pieces_of(const llvm::DataLayout& layout, llvm::IRBuilder<>& b, llvm::Value* pointer, uint64_t size,
+               std::vector<Piece>& pieces) {
+  llvm::Type* type = llvm::cast<llvm::PointerType>(pointer->getType())->getNonOpaquePointerElementType();
+  if (split(layout, b, pointer, type, size, 0, pieces)) return true;
+  pieces.clear();
+  const uint64_t element_size = layout.getTypeAllocSize(type);
+  if (pointer->getType()->getPointerAddressSpace() != kGlobalAddressSpace || element_size == 0 ||
+      size % element_size != 0 || size / element_size > kMaxElements)
+    return false;
+  for (uint64_t i = 0; i < size / element_size; ++i)
+    pieces.push_back({b.CreateConstInBoundsGEP1_64(type, pointer, i), type, i * element_size});
+  return true;
+}
+
+// The byte a copy stores everywhere when its source is a constant of one
+// byte repeated: llvm-spirv writes memset as a copy from such a constant
+// (OpenCL SPIR-V has no memset), so a module read back from SPIR-V has them.
+std::optional<uint8_t> copied_byte(llvm::MemTransferInst& copy, const llvm::DataLayout& layout) {
+  auto* global = llvm::dyn_cast<llvm::GlobalVariable>(copy.getRawSource()->stripPointerCasts());
+  if (global == nullptr || !global->isConstant() || !global->hasDefinitiveInitializer()) return std::nullopt;
+  const auto* byte = llvm::dyn_cast_or_null<llvm::ConstantInt>(llvm::isBytewiseValue(global->getInitializer(), layout));
+  if (byte == nullptr) return std::nullopt;
+  return uint8_t(byte->getZExtValue());
+}
+
 // The constant of `type` whose every byte is `byte`.
 llvm::Constant* splat(llvm::Type* type, uint8_t byte) {
   if (auto* integer = llvm::dyn_cast<llvm::IntegerType>(type))
@@ -116,14 +148,19 @@ void lower(llvm::MemIntrinsic& call, std::string_view file_name) {
   if (destination_type->isOpaque()) fail("opaque pointers");
   const llvm::Align destination_align = call.getDestAlign().valueOrOne();
   std::vector<Piece> targets;
-  if (!split(layout, b, destination, destination_type->getNonOpaquePointerElementType(), size, 0, targets))
-    fail("its size does not match the types of the memory");
+  if (!pieces_of(layout, b, destination, size, targets)) fail("its size does not match the types of the memory");
 
+  std::optional<uint8_t> set_byte;
   if (auto* set = llvm::dyn_cast<llvm::MemSetInst>(&call)) {
     auto* byte = llvm::dyn_cast<llvm::ConstantInt>(set->getValue());
     if (byte == nullptr) fail("the value stored is known only at run time");
+    set_byte = uint8_t(byte->getZExtValue());
+  } else {
+    set_byte = copied_byte(llvm::cast<llvm::MemTransferInst>(call), layout);
+  }
+  if (set_byte) {
     for (const Piece& piece : targets) {
-      llvm::Constant* value = splat(piece.type, uint8_t(byte->getZExtValue()));
+      llvm::Constant* value = splat(piece.type, *set_byte);
       if (value == nullptr) fail("the memory holds pointers");
       b.CreateAlignedStore(value, piece.pointer, llvm::commonAlignment(destination_align, piece.offset),
                            call.isVolatile());
@@ -135,8 +172,7 @@ void lower(llvm::MemIntrinsic& call, std::string_view file_name) {
     if (source_type->isOpaque()) fail("opaque pointers");
     const llvm::Align source_align = transfer.getSourceAlign().valueOrOne();
     std::vector<Piece> sources;
-    if (!split(layout, b, source, source_type->getNonOpaquePointerElementType(), size, 0, sources) ||
-        sources.size() != targets.size())
+    if (!pieces_of(layout, b, source, size, sources) || sources.size() != targets.size())
       fail("the source and the destination have different types");
     std::vector<llvm::Value*> values;  // all loads first: memmove may overlap
     for (size_t i = 0; i < sources.size(); ++i) {

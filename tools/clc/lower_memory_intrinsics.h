@@ -12,8 +12,12 @@
 //   - else one load and store per element, for up to 256 elements, when both
 //     pointers (casts stripped) point to arrays, vectors or structs whose
 //     leading elements are of one type that divides the size.
-// memset stores the constant of the destination's type that has every byte
-// equal to the value. Anything else (a size known only at run time, a copy
+// A pointer into __global memory whose type is smaller than the size steps
+// through the buffer by its type (p[0], p[1], ...), as the stores that
+// LLVM merged into the call did. memset stores the constant of the
+// destination's type that has every byte equal to the value; so does a
+// copy from a constant of one byte repeated, which is how llvm-spirv writes
+// a memset (a module from clCreateProgramWithIL has them). Anything else (a size known only at run time, a copy
 // between unrelated types) is a CompileError naming file:line:col.
 #pragma once
 
