@@ -15,11 +15,10 @@
 
 #include "compile_error.h"
 #include "source_locations.h"
+#include "spir_address_spaces.h"
 
 namespace vkcl {
 namespace {
-
-constexpr unsigned kLocalAddressSpace = 3;
 
 bool is_kernel(const llvm::Function& function) { return function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL; }
 

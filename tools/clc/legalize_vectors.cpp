@@ -18,16 +18,13 @@
 #include <llvm/IR/Operator.h>
 
 #include "compile_error.h"
+#include "spir_address_spaces.h"
 
 namespace vkcl {
 namespace {
 
 // ---------------------------------------------------------------------------
 // 3-component vectors in logical memory
-
-constexpr unsigned kPrivateAddressSpace = 0;
-constexpr unsigned kLocalAddressSpace = 3;
-constexpr unsigned kGenericAddressSpace = 4;
 
 bool is_logical_address_space(unsigned space) {
   return space == kPrivateAddressSpace || space == kLocalAddressSpace || space == kGenericAddressSpace;

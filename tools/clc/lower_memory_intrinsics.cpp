@@ -16,12 +16,12 @@
 #include <llvm/Transforms/Utils/Local.h>
 
 #include "compile_error.h"
+#include "spir_address_spaces.h"
 
 namespace vkcl {
 namespace {
 
 constexpr uint64_t kMaxElements = 256;
-constexpr unsigned kGlobalAddressSpace = 1;  // SPIR's numbering
 
 std::string where(const llvm::Instruction& instruction, std::string_view file_name) {
   const llvm::DILocation* loc = instruction.getDebugLoc().get();

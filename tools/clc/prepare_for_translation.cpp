@@ -50,6 +50,7 @@
 #include "opencl_std_calls.h"
 #include "rejoin_if_else.h"
 #include "source_locations.h"
+#include "spir_address_spaces.h"
 #include "unroll_barrier_loops.h"
 #include "vkcl/builtins_bitcode.h"
 
@@ -192,11 +193,6 @@ void internalize_and_mark_inline(llvm::Module& module) {
 
 // ---------------------------------------------------------------------------
 // Generic pointers
-
-// SPIR address spaces as clang numbers them.
-constexpr unsigned kGlobalAddressSpace = 1;
-constexpr unsigned kLocalAddressSpace = 3;
-constexpr unsigned kGenericAddressSpace = 4;
 
 // builtins/atomics.cl asks this function which memory a generic pointer
 // points to; it has no definition.

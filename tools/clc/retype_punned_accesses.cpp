@@ -19,13 +19,10 @@
 
 #include "compile_error.h"
 #include "source_locations.h"
+#include "spir_address_spaces.h"
 
 namespace vkcl {
 namespace {
-
-// SPIR address spaces as clang numbers them: the ones Vulkan addresses logically.
-constexpr unsigned kPrivateAddressSpace = 0;
-constexpr unsigned kLocalAddressSpace = 3;
 
 llvm::Type* pointee(const llvm::Value* pointer) {
   auto* type = llvm::cast<llvm::PointerType>(pointer->getType());
