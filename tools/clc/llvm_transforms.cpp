@@ -16,6 +16,7 @@
 #include "legalize_integer_widths.h"
 #include "legalize_vectors.h"
 #include "lower_memory_intrinsics.h"
+#include "lower_reinterpreted_memory.h"
 #include "retype_punned_accesses.h"
 #include "scale_huge_divisors.h"
 #include "widen_half_divisions.h"
@@ -32,6 +33,8 @@ constexpr std::array kTransforms = {
     LlvmTransform{"legalize_integer_widths", legalize_integer_widths},
     LlvmTransform{"retype_punned_accesses",
                   [](llvm::Module& module, std::string_view file_name) { retype_punned_accesses(module, file_name); }},
+    LlvmTransform{"lower_reinterpreted_memory",
+                  [](llvm::Module& module, std::string_view file_name) { lower_reinterpreted_memory(module, file_name); }},
     LlvmTransform{"scale_huge_divisors", [](llvm::Module& module, std::string_view) { scale_huge_divisors(module); }},
     LlvmTransform{"widen_half_divisions", [](llvm::Module& module, std::string_view) { widen_half_divisions(module); }},
 };

@@ -308,15 +308,9 @@ void address_components(llvm::Instruction* access, std::string_view file_name) {
   }
   const std::optional<ComponentAddress> found = component_address(element_pointer, nullptr, needed);
   if (!found || !needed) return;
-  if (flat_vector(found->vector) == nullptr) {
-    // A three-component vector's fourth element is padding, which no access
-    // chain reaches: fail closed rather than address something else.
-    throw CompileError(location_of(*access, file_name) +
-                       ": error: a __local or __private array of 3-component vectors read or written as "
-                       "its elements (through a cast pointer, or an index past a vector's end) is not "
-                       "supported: Vulkan addresses their memory as whole vectors\n" +
-                       inlining_notes(*access, file_name));
-  }
+  // A three-component vector's fourth element is padding, which no access
+  // chain reaches: lower_reinterpreted_memory lays such memory out as words.
+  if (flat_vector(found->vector) == nullptr) return;
   llvm::IRBuilder<> builder(access);
   builder.SetCurrentDebugLocation(access->getDebugLoc());
   const ComponentAddress target = *component_address(element_pointer, &builder, needed);

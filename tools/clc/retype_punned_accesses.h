@@ -15,7 +15,7 @@
 // one size, whose users are loads, stores (as the address), getelementptrs
 // with one index and further such casts. Does not touch any other cast (a
 // cast to a wider type, a cast pointer passed to a call or stored): the
-// lowering still rejects those.
+// lowering (or lower_reinterpreted_memory after it) takes those.
 //
 // Then vectors seen as their components: an access whose address reaches a
 // vector of 2, 4, 8 or 16 elements through a cast of the vector pointer to
@@ -27,8 +27,8 @@
 // vectors' base. This is what `vload2(i, (__local uchar*)uchar2_array + k)`
 // and vstore through a cast __private pointer become (the CTS's
 // vload_local, vload_private, vstore_private). A 3-component vector seen
-// that way is a CompileError at the access: its padding component has no
-// place in a Vulkan vector (it had compiled to stores that went nowhere).
+// that way is left to lower_reinterpreted_memory: its padding component has
+// no place in a Vulkan vector.
 #pragma once
 
 #include <string_view>
