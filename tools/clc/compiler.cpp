@@ -4,11 +4,13 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/thread.h>
 
 #include "frontend.h"
 #include "kernel_source_info.h"
@@ -34,38 +36,55 @@ void on_fatal_error(void*, const char* reason, bool) {
 // What a stage in progress is called in an internal error's message.
 using Stage = const char*;
 
-// Runs `body(context, stage)` in a fresh LLVM context, under crash recovery:
-// every entry point of the compiler goes through here. A crash inside clang,
-// LLVM, the translator or SPIRV-Tools (a signal, report_fatal_error, the
-// translator's exit()) returns here and is reported as a CompileError naming
-// the stage it happened in. Enabling installs process-wide signal handlers
-// that act only inside RunSafely and otherwise re-raise to the handlers
-// found before. Like clang, the warnings (which the body appends to
-// `warnings`) come before the errors that stopped compilation.
+// The compile thread's stack. Generated kernels nest deeply (a sum of
+// 200,000 terms is a left-leaning tree as deep), and clang, LLVM and the
+// translator recurse over such trees; clang's own driver runs its compile
+// step on a thread with a larger stack for the same reason. Only what is
+// touched is committed.
+constexpr unsigned kCompileStackBytes = 1u << 30;
+
+// Runs `body(context, stage)` in a fresh LLVM context, on a thread of its
+// own with a kCompileStackBytes stack, under crash recovery: every entry
+// point of the compiler goes through here. A crash inside clang, LLVM, the
+// translator or SPIRV-Tools (a signal, report_fatal_error, the translator's
+// exit()) returns here and is reported as a CompileError naming the stage
+// it happened in. Enabling installs process-wide signal handlers that act
+// only inside RunSafely and otherwise re-raise to the handlers found
+// before. Like clang, the warnings (which the body appends to `warnings`)
+// come before the errors that stopped compilation.
 template <typename Body>
 void run_recovered(std::string_view file_name, const std::string& warnings, Stage initial_stage, Body&& body) {
   std::exception_ptr failure;
+  std::optional<std::string> crash;  // an internal error's message
   Stage stage = initial_stage;
-  llvm::CrashRecoveryContext::Enable();
-  fatal_error_reason.clear();
-  llvm::ScopedFatalErrorHandler fatal_error_handler(on_fatal_error);
-  llvm::CrashRecoveryContext crash_recovery;
-  const bool finished = crash_recovery.RunSafely([&] {
-    try {
-      llvm::LLVMContext context;
-      context.setOpaquePointers(false);  // the translator needs typed pointers
-      body(context, stage);
-    } catch (...) {
-      failure = std::current_exception();
+  auto compile = [&] {
+    llvm::CrashRecoveryContext::Enable();
+    fatal_error_reason.clear();
+    llvm::ScopedFatalErrorHandler fatal_error_handler(on_fatal_error);
+    llvm::CrashRecoveryContext crash_recovery;
+    const bool finished = crash_recovery.RunSafely([&] {
+      try {
+        llvm::LLVMContext context;
+        context.setOpaquePointers(false);  // the translator needs typed pointers
+        body(context, stage);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
+    if (finished) return;
+    // On this thread: the translator's exit message and the fatal error's
+    // reason are this thread's.
+    if (std::string message = take_translator_exit_message(); !message.empty()) {
+      crash = std::string(file_name) + ": error: SPIR-V translation failed: " + message + "\n";
+      return;
     }
-  });
-  if (!finished) {
-    if (std::string message = take_translator_exit_message(); !message.empty())
-      throw CompileError(std::string(file_name) + ": error: SPIR-V translation failed: " + message + "\n");
     std::string text = std::string(file_name) + ": error: internal compiler error while " + stage;
     if (!fatal_error_reason.empty()) text += ": " + fatal_error_reason;
-    throw CompileError(text + "; please report this input\n");
-  }
+    crash = text + "; please report this input\n";
+  };
+  llvm::thread compile_thread(llvm::Optional<unsigned>(kCompileStackBytes), compile);
+  compile_thread.join();
+  if (crash) throw CompileError(*crash);
   if (failure) {
     if (!warnings.empty()) {
       try {
