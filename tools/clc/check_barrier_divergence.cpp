@@ -5,7 +5,8 @@
 #include <set>
 #include <vector>
 
-#include <llvm/Analysis/PostDominators.h>
+#include <llvm/ADT/BitVector.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
@@ -85,23 +86,65 @@ class Taint {
 
 // For each block, the blocks whose terminators decide whether it runs
 // (control dependence: B depends on A's branch when B post-dominates one of
-// A's successors but not A itself).
+// A's successors but not A itself), among the paths that finish: a
+// work-item that enters a loop no branch leaves (`for (;;)` without a break,
+// or one LLVM proved endless, as OpenMM's CCMA kernel has when a macro makes
+// its exit test loop-invariant) never returns, so whether it reaches a later
+// barrier does not matter, and the branch into such a loop decides nothing.
+// Post-dominance is computed on the blocks that can reach a return, as sets.
 std::map<const llvm::BasicBlock*, std::vector<const llvm::BasicBlock*>> control_dependences(
-    const llvm::Function& function, const llvm::PostDominatorTree& post_dominators) {
-  std::map<const llvm::BasicBlock*, std::vector<const llvm::BasicBlock*>> deciders;
+    const llvm::Function& function) {
+  std::vector<const llvm::BasicBlock*> blocks;
+  std::map<const llvm::BasicBlock*, size_t> index;
   for (const llvm::BasicBlock& block : function) {
-    const llvm::Instruction* terminator = block.getTerminator();
-    if (terminator == nullptr || terminator->getNumSuccessors() < 2) continue;
-    const llvm::DomTreeNode* stop = post_dominators.getNode(&block);
-    stop = stop != nullptr ? stop->getIDom() : nullptr;
-    for (const llvm::BasicBlock* successor : llvm::successors(&block)) {
-      for (const llvm::DomTreeNode* node = post_dominators.getNode(successor); node != nullptr && node != stop;
-           node = node->getIDom()) {
-        if (node->getBlock() == nullptr) break;  // the virtual exit
-        std::vector<const llvm::BasicBlock*>& list = deciders[node->getBlock()];
-        if (list.empty() || list.back() != &block) list.push_back(&block);
-      }
+    index[&block] = blocks.size();
+    blocks.push_back(&block);
+  }
+  const size_t n = blocks.size();
+  // The blocks from which a return can be reached.
+  std::vector<bool> finishes(n, false);
+  std::vector<size_t> work;
+  for (size_t b = 0; b < n; ++b)
+    if (llvm::isa<llvm::ReturnInst>(blocks[b]->getTerminator())) finishes[b] = true, work.push_back(b);
+  while (!work.empty()) {
+    const size_t b = work.back();
+    work.pop_back();
+    for (const llvm::BasicBlock* predecessor : llvm::predecessors(blocks[b]))
+      if (!finishes[index.at(predecessor)]) finishes[index.at(predecessor)] = true, work.push_back(index.at(predecessor));
+  }
+  auto finishing_successors = [&](size_t b) {
+    std::vector<size_t> successors;
+    for (const llvm::BasicBlock* successor : llvm::successors(blocks[b]))
+      if (finishes[index.at(successor)]) successors.push_back(index.at(successor));
+    return successors;
+  };
+  // pdom[b]: the blocks on every finishing path from b to a return, b included.
+  std::vector<llvm::BitVector> pdom(n, llvm::BitVector(n, true));
+  for (size_t b = 0; b < n; ++b)
+    if (!finishes[b] || llvm::isa<llvm::ReturnInst>(blocks[b]->getTerminator())) {
+      pdom[b] = llvm::BitVector(n, false);
+      pdom[b].set(b);
     }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = n; b-- > 0;) {
+      if (!finishes[b] || llvm::isa<llvm::ReturnInst>(blocks[b]->getTerminator())) continue;
+      llvm::BitVector meet(n, true);
+      for (size_t s : finishing_successors(b)) meet &= pdom[s];
+      meet.set(b);
+      if (meet != pdom[b]) pdom[b] = std::move(meet), changed = true;
+    }
+  }
+  std::map<const llvm::BasicBlock*, std::vector<const llvm::BasicBlock*>> deciders;
+  for (size_t a = 0; a < n; ++a) {
+    const std::vector<size_t> successors = finishing_successors(a);
+    if (!finishes[a] || successors.size() < 2) continue;
+    llvm::BitVector decided(n, false);
+    for (size_t s : successors) decided |= pdom[s];
+    const bool self = decided.test(a);  // a loop's header decides whether it runs again
+    decided.reset(pdom[a]);  // what runs whichever way A goes
+    if (self) decided.set(a);
+    for (unsigned x : decided.set_bits()) deciders[blocks[x]].push_back(blocks[a]);
   }
   return deciders;
 }
@@ -153,8 +196,7 @@ std::string warn_divergent_barriers(const llvm::Module& module, std::string_view
     if (barriers.empty()) continue;
 
     const Taint taint(function);
-    llvm::PostDominatorTree post_dominators(const_cast<llvm::Function&>(function));
-    const auto deciders = control_dependences(function, post_dominators);
+    const auto deciders = control_dependences(function);
     for (const llvm::CallInst* barrier : barriers) {
       const auto* scope = llvm::dyn_cast<llvm::ConstantInt>(barrier->getArgOperand(0));
       if (scope == nullptr) continue;  // an error already (check_calls)

@@ -11,6 +11,7 @@
 #include <llvm/ADT/SCCIterator.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/Triple.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/CallGraph.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -46,6 +47,7 @@
 #include "check_barrier_divergence.h"
 #include "check_local_memory.h"
 #include "flatten_stepped_arrays.h"
+#include "give_endless_loops_an_exit.h"
 #include "llvm_transforms.h"
 #include "opencl_std_calls.h"
 #include "rejoin_if_else.h"
@@ -256,6 +258,13 @@ struct ResolveMemoryOfPointerPass : llvm::PassInfoMixin<ResolveMemoryOfPointerPa
 };
 
 // Runs flatten_stepped_arrays (its header says why before the optimizer).
+struct GiveEndlessLoopsAnExitPass : llvm::PassInfoMixin<GiveEndlessLoopsAnExitPass> {
+  llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
+    const bool changed = give_endless_loops_an_exit(function, analyses.getResult<llvm::LoopAnalysis>(function));
+    return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+  }
+};
+
 struct FlattenSteppedArraysPass : llvm::PassInfoMixin<FlattenSteppedArraysPass> {
   llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager&) {
     return flatten_stepped_arrays(module) > 0 ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
@@ -331,9 +340,11 @@ std::string optimize(llvm::Module& module, bool full_optimization, std::string_v
 
   // The shape spirv/structurize_control_flow expects (it adds the merge
   // instructions Shader modules need): no switches, one return, reducible,
-  // every loop a do-while that exits only from its latch. Nothing may
-  // simplify the CFG after this but rejoin_if_else, which keeps that shape.
+  // every loop a do-while that exits only from its latch, and none without
+  // an exit. Nothing may simplify the CFG after this but rejoin_if_else,
+  // which keeps that shape.
   llvm::FunctionPassManager structurize;
+  structurize.addPass(GiveEndlessLoopsAnExitPass());
   structurize.addPass(llvm::LowerSwitchPass());
   structurize.addPass(llvm::UnifyFunctionExitNodesPass());
   structurize.addPass(llvm::FixIrreduciblePass());
