@@ -71,10 +71,9 @@ class SpaceRewriter {
     collect_objects();
     if (objects_.empty() && !has_integer_pointers()) return;
     walk(/*materialized=*/false);
-    if (!decide()) return;
+    if (!decide() || !convertible()) return;
     materialize_constant_uses();
     walk(/*materialized=*/true);
-    check_escapes();
     lay_out();
     rewrite();
   }
@@ -194,16 +193,14 @@ class SpaceRewriter {
           mark(object);
           if (instruction != nullptr) accesses_.push_back(instruction);  // a constant one is materialized later
         } else if (instruction == nullptr) {
-          // Another constant expression (an addrspacecast to generic):
-          // materialized, it is seen as an instruction.
-          if (materialized) escapes_.push_back(nullptr);
+          escapes_.push_back({nullptr, object});  // another constant expression (an addrspacecast to generic)
         } else if (llvm::isa<llvm::PHINode, llvm::SelectInst>(instruction)) {
           if (llvm::isa<llvm::SelectInst>(instruction) && instruction->getOperand(0) == value) continue;
           follow(user, object, work);
         } else if (auto* load = llvm::dyn_cast<llvm::LoadInst>(instruction)) {
           accesses_.push_back(load);
         } else if (auto* store = llvm::dyn_cast<llvm::StoreInst>(instruction)) {
-          if (store->getValueOperand() == value) escapes_.push_back(store);
+          if (store->getValueOperand() == value) escapes_.push_back({store, object});
           else accesses_.push_back(store);
         } else if (llvm::isa<llvm::ICmpInst>(instruction)) {
           // Comparing two objects' pointers compares addresses: both in
@@ -213,10 +210,14 @@ class SpaceRewriter {
           accesses_.push_back(instruction);
         } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(instruction)) {
           if (llvm::isa<llvm::DbgInfoIntrinsic>(call)) continue;
-          if (is_spirv_atomic(*call) && call->getArgOperand(0) == value) accesses_.push_back(call);
-          else escapes_.push_back(call);
+          if (is_spirv_atomic(*call) && call->getArgOperand(0) == value) {
+            accesses_.push_back(call);
+            if (pointee(call->getArgOperand(0)->getType()) != i32_) escapes_.push_back({call, object});
+          } else {
+            escapes_.push_back({call, object});
+          }
         } else {
-          escapes_.push_back(instruction);
+          escapes_.push_back({instruction, object});
         }
       }
     }
@@ -292,42 +293,24 @@ class SpaceRewriter {
     }
   }
 
-  void check_escapes() const {
-    for (const llvm::Instruction* escape : escapes_) {
-      if (escape == nullptr) continue;
-      std::string what = "a pointer to " + space_name() + " memory that is read as another type or converted "
-                         "to an integer";
-      if (llvm::isa<llvm::StoreInst>(escape)) what += " is stored in memory";
-      else if (llvm::isa<llvm::CallInst>(escape)) what += " is passed to a function that is not inlined";
-      else if (llvm::isa<llvm::AddrSpaceCastInst>(escape)) what += " is used as a generic pointer whose address space is not known";
-      else what += " is used in a way that Vulkan's logical addressing cannot express";
-      refuse(*escape, file_name_, what + ": not supported");
-    }
-    for (const Object& object : objects_) {
-      if (!object.needed || !llvm::isa<llvm::Argument>(object.root)) continue;
-      const auto* argument = llvm::cast<llvm::Argument>(object.root);
-      // The first access shows where.
-      for (llvm::Instruction* access : accesses_)
-        if (origin_of(access) == index_of(object)) {
-          refuse(*access, file_name_,
-                 "the __local kernel argument '" + argument->getName().str() +
-                     "' read as another type (or its address taken as an integer) is not supported yet: "
-                     "copy it to a __local array declared in the kernel");
-        }
-      throw CompileError(std::string(file_name_) + ": error: the __local kernel argument '" +
-                         argument->getName().str() + "' read as another type is not supported yet\n");
-    }
-  }
-
-  size_t index_of(const Object& object) const { return size_t(&object - objects_.data()); }
-
-  size_t origin_of(const llvm::Instruction* access) const {
-    const llvm::Value* pointer = nullptr;
-    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(access)) pointer = load->getPointerOperand();
-    else if (auto* store = llvm::dyn_cast<llvm::StoreInst>(access)) pointer = store->getPointerOperand();
-    else pointer = access->getOperand(0);
-    auto it = origin_.find(pointer);
-    return it == origin_.end() ? kInteger : it->second;
+  // Whether every use can be rewritten. A pointer stored in memory is this
+  // pass's error to report (nothing later names its place); the rest
+  // (passed to a call, used as a generic pointer, an atomic on another type
+  // than a 32-bit integer, a __local kernel argument) is left as it was,
+  // for the checks after this pass (check_calls: device-side enqueue, pipes,
+  // float compare-exchange) and the lowering to report.
+  bool convertible() const {
+    auto in_arena = [&](size_t object) { return object == kInteger || objects_[object].needed; };
+    for (const auto& [escape, object] : escapes_)
+      if (escape != nullptr && in_arena(object) && llvm::isa<llvm::StoreInst>(escape))
+        refuse(*escape, file_name_,
+               "a pointer to " + space_name() +
+                   " memory that is read as another type or converted to an integer is stored in memory: "
+                   "not supported");
+    for (const auto& [escape, object] : escapes_)
+      if (in_arena(object)) return false;
+    return std::none_of(objects_.begin(), objects_.end(),
+                        [](const Object& object) { return object.needed && llvm::isa<llvm::Argument>(object.root); });
   }
 
   std::string space_name() const {
@@ -798,7 +781,8 @@ class SpaceRewriter {
   std::map<const llvm::Value*, size_t> origin_;             // derived pointer -> its object
   std::vector<llvm::Instruction*> derived_;                  // in discovery order
   std::vector<llvm::Instruction*> accesses_;                 // loads, stores, compares, ptrtoint, atomics
-  std::vector<const llvm::Instruction*> escapes_;            // uses that cannot be rewritten (nullptr: a constant)
+  // Uses that cannot be rewritten (nullptr: a constant expression), with their object.
+  std::vector<std::pair<const llvm::Instruction*, size_t>> escapes_;
   std::vector<std::pair<size_t, size_t>> merges_;            // objects whose pointers meet
   std::map<const llvm::Instruction*, size_t> compared_;      // a comparison -> an object it compares
 

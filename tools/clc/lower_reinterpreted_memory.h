@@ -38,12 +38,15 @@
 // Memory that is never reinterpreted keeps its declared type: this costs
 // only the kernels that need it.
 //
-// Refused (CompileError at the use): such a pointer stored in memory, passed
-// to a call, or cast to the generic address space that clang could not
-// resolve; a pointer that may point into an arena or elsewhere (a
-// __constant kernel argument); a __local kernel argument read as another
-// type; an atomic on anything but a 32-bit integer in the arena; an integer
-// turned into a __constant pointer (it may be a buffer's address).
+// Refused (CompileError at the store): such a pointer stored in memory.
+// Left as they are, for the checks and the lowering after this pass to
+// report (they name the construct): memory whose pointers are passed to a
+// call or cast to a generic pointer clang could not resolve (device-side
+// enqueue's blocks, pipes), an atomic on anything but a 32-bit integer in
+// such memory, a __local kernel argument read as another type, and a
+// pointer that may point into an arena or elsewhere (a __constant kernel
+// argument). An integer turned into a __constant pointer is not followed (it
+// may be a buffer's address).
 #pragma once
 
 #include <cstdint>
