@@ -71,6 +71,8 @@ void run_recovered(std::string_view file_name, const std::string& warnings, Stag
         failure = std::current_exception();
       }
     });
+    // The capture buffer is this thread's, and goes with it.
+    end_translator_capture();
     if (finished) return;
     // On this thread: the translator's exit message and the fatal error's
     // reason are this thread's.

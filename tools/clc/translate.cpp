@@ -176,6 +176,10 @@ std::unique_ptr<llvm::Module> read_spirv(std::span<const uint32_t> words, std::s
   return owned;
 }
 
+void end_translator_capture() {
+  if (active_translation != nullptr) stop_capturing(*active_translation);
+}
+
 std::string take_translator_exit_message() {
   if (!last_translation.exited) return {};
   last_translation.exited = false;

@@ -44,4 +44,10 @@ std::unique_ptr<llvm::Module> read_spirv(std::span<const uint32_t> words, std::s
 // (and forgets it). Empty when the translator did not exit.
 std::string take_translator_exit_message();
 
+// After a crash inside the translator (a signal, such as its assertions'
+// abort, taken by the recovery context), std::cerr still writes into this
+// thread's capture buffer: gives std::cerr its own buffer back. Call on the
+// compiling thread once RunSafely has returned; a no-op otherwise.
+void end_translator_capture();
+
 }  // namespace vkcl
