@@ -477,6 +477,10 @@ class LoopUnrotator {
             });
     new_header.body.insert(new_header.body.end(), last_trip_phis.begin(), last_trip_phis.end());
     if (merge_ != Cfg::kNone) carry_merge_values(new_header, guard_goes);
+    // The exit is entered from H' now, not from the latch: its phis (but
+    // M's, which carry_merge_values rewrote) name H' as their parent. The
+    // exit may be another loop's header (OpenMM's neighbour-list kernel).
+    if (exit_ != merge_) block(exit_).rename_phi_parent(block(latch_).label, new_header_label);
 
     // H' tests, then enters H or leaves.
     Instruction test(header_test_.op, m_.type_bool(), m_.new_id());

@@ -51,6 +51,19 @@ __kernel void endless_unless(__global int* in, __global int* out) {
   out[g] = in[g] * 2;
 }
 
+// Two loops in a row whose first, once unrotate_loops tests it at its top,
+// leaves straight into the second's header (OpenMM's neighbour-list kernel
+// has the shape; the exit's phis named the old latch as their parent).
+__kernel void consecutive_loops(__global int* out, __global const int* in, int n) {
+  int acc = 0;
+  for (int t = 0; t < 100; t++) acc += in[t] * t;
+  for (int s = 0; s < 100; s++) acc ^= in[(s + acc) & 63];
+  int m = 0, sum = 0;
+  for (int t = 0; t < n; t++) { sum += in[t] * t; if (sum > 1000) break; }
+  for (int s = 0; s < 50; s++) m += in[(s + sum) & 63];
+  out[get_global_id(0)] = acc + m + sum;
+}
+
 // A break out of two loops, a continue, and an early return from inside a
 // loop whose iterations hold barriers (the return depends only on __local
 // data that every work-item reads after a barrier).
@@ -143,6 +156,30 @@ TEST(ControlFlowShapes, AnEndlessLoopThatIsNeverEntered) {
   std::vector<int> want(32);
   for (int i = 0; i < 32; ++i) want[size_t(i)] = in[size_t(i)] * 2;
   EXPECT_EQ(out.read<int>(32), want);
+}
+
+TEST(ControlFlowShapes, ConsecutiveLoopsWhereOneLeavesIntoTheNextsHeader) {
+  Program& p = program(kShapes, "");
+  std::vector<int> in(128);
+  for (int i = 0; i < 128; ++i) in[size_t(i)] = (i * 37 + 11) % 23 - 5;
+  for (int n : {0, 7, 100}) {
+    Buffer input = buffer_of(in), out(test::device(), 4);
+    Kernel k = p.kernel("consecutive_loops");
+    k.set_arg("out", out);
+    k.set_arg("in", input);
+    k.set_arg("n", n);
+    test::device().run(k, NDRange::make({1}, {1}));
+    int acc = 0;
+    for (int t = 0; t < 100; t++) acc += in[size_t(t)] * t;
+    for (int s = 0; s < 100; s++) acc ^= in[size_t((s + acc) & 63)];
+    int m = 0, sum = 0;
+    for (int t = 0; t < n; t++) {
+      sum += in[size_t(t)] * t;
+      if (sum > 1000) break;
+    }
+    for (int s = 0; s < 50; s++) m += in[size_t((s + sum) & 63)];
+    EXPECT_EQ(out.read<int>(1)[0], acc + m + sum) << "n " << n;
+  }
 }
 
 TEST(ControlFlowShapes, LoopsLeftFromSeveralPlaces) {
