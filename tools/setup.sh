@@ -13,7 +13,7 @@ packages=(
   libgtest-dev
   pocl-opencl-icd ocl-icd-opencl-dev clinfo
   python3-pyopencl python3-numpy libclblast-dev clpeak
-  piglit hashcat python3-simtk libopenmm-plugins
+  piglit hashcat
   mesa-opencl-icd gnuplot-nox
   python3
 )
