@@ -136,6 +136,22 @@ __kernel void local_int3_and_generic(__global int* out) {
   uchar* any = (uchar*)w;  // the generic address space
   out[l] = flat[(l % 3) + 4 * (l / 3 % 4)] + 1000 * any[l & 7];
 }
+
+// A __local argument (its array sized by the host) read as float4s and as
+// bytes, then written as bytes by neighbouring work-items and read as words.
+__kernel void local_argument(__global float* out, __local float* scratch) {
+  const uint l = get_local_id(0);
+  scratch[l] = (float)l * 1.5f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local float4* quads = (__local float4*)scratch;
+  __local uchar* bytes = (__local uchar*)scratch;
+  float4 q = quads[l / 4];
+  float r = q.x + q.y + q.z + q.w + bytes[4 * l + 3];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  bytes[l] = (uchar)(l + 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[l] = r + (float)(((__local uint*)scratch)[l / 4] & 0xffu);
+}
 )CL";
 
 Program& program() {
@@ -278,6 +294,27 @@ TEST(ReinterpretedMemory, LocalInt3AsIntsAndGenericByteViews) {
     want[l] = int32_t(10 * vector + component) + 1000 * int32_t((l & 7) + 1);
   }
   EXPECT_EQ(out.read<int32_t>(n), want);
+}
+
+TEST(ReinterpretedMemory, ALocalArgumentReadAsFloat4sAndBytes) {
+  constexpr uint32_t n = 32;
+  Buffer out(test::device(), n * 4);
+  Kernel k = program().kernel("local_argument");
+  k.set_arg("out", out);
+  k.set_local_arg("scratch", n * 4);
+  run(k, n, n);
+  std::vector<float> scratch(n);
+  for (uint32_t l = 0; l < n; ++l) scratch[l] = float(l) * 1.5f;
+  std::vector<uint8_t> bytes(n * 4);
+  std::memcpy(bytes.data(), scratch.data(), bytes.size());
+  std::vector<float> want(n);
+  for (uint32_t l = 0; l < n; ++l) {
+    const uint32_t v = l / 4;
+    // After the byte stores, word l / 4's low byte is byte 4 (l / 4), which is 4 (l / 4) + 1.
+    want[l] = scratch[4 * v] + scratch[4 * v + 1] + scratch[4 * v + 2] + scratch[4 * v + 3] + float(bytes[4 * l + 3]) +
+              float(4 * v + 1);
+  }
+  EXPECT_EQ(out.read<float>(n), want);
 }
 
 }  // namespace

@@ -64,10 +64,18 @@ struct Object {
 class SpaceRewriter {
  public:
   SpaceRewriter(llvm::Function& function, unsigned space, std::string_view file_name)
-      : function_(function), space_(space), file_name_(file_name), layout_(function.getParent()->getDataLayout()),
+      : function_(&function), space_(space), file_name_(file_name), layout_(function.getParent()->getDataLayout()),
         context_(function.getContext()), i32_(llvm::Type::getInt32Ty(context_)) {}
 
-  void run() {
+  // Returns the function, which is another one where a __local argument's
+  // type changed (the old one, without a body, is then the caller's to erase).
+  llvm::Function* run() {
+    rewrite_space();
+    return function_;
+  }
+
+ private:
+  void rewrite_space() {
     collect_objects();
     if (objects_.empty() && !has_integer_pointers()) return;
     walk(/*materialized=*/false);
@@ -78,31 +86,30 @@ class SpaceRewriter {
     rewrite();
   }
 
- private:
   // -------------------------------------------------------------------------
   // What is there
 
   void collect_objects() {
     if (space_ == kPrivateAddressSpace) {
-      for (llvm::Instruction& instruction : llvm::instructions(function_))
+      for (llvm::Instruction& instruction : llvm::instructions(*function_))
         if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
           if (alloca->getAddressSpace() == space_ && alloca->isStaticAlloca()) objects_.push_back({alloca});
       return;
     }
-    for (llvm::GlobalVariable& global : function_.getParent()->globals()) {
+    for (llvm::GlobalVariable& global : function_->getParent()->globals()) {
       if (global.getAddressSpace() != space_ || !used_in_function(&global)) continue;
       if (space_ == kConstantAddressSpace && !global.hasInitializer()) continue;
       objects_.push_back({&global});
     }
     if (space_ == kLocalAddressSpace)
-      for (llvm::Argument& argument : function_.args())
+      for (llvm::Argument& argument : function_->args())
         if (is_pointer_in(&argument, space_)) objects_.push_back({&argument});
   }
 
   bool used_in_function(const llvm::Value* value) const {
     for (const llvm::User* user : value->users()) {
       if (const auto* instruction = llvm::dyn_cast<llvm::Instruction>(user)) {
-        if (instruction->getFunction() == &function_) return true;
+        if (instruction->getFunction() == function_) return true;
       } else if (llvm::isa<llvm::ConstantExpr>(user) && used_in_function(user)) {
         return true;
       }
@@ -113,7 +120,7 @@ class SpaceRewriter {
   bool has_integer_pointers() const {
     // A __constant integer may be a buffer's address as well as a table's.
     if (space_ == kConstantAddressSpace) return false;
-    for (const llvm::Instruction& instruction : llvm::instructions(function_))
+    for (const llvm::Instruction& instruction : llvm::instructions(*function_))
       if (llvm::isa<llvm::IntToPtrInst>(instruction) && is_pointer_in(&instruction, space_)) return true;
     return false;
   }
@@ -168,7 +175,7 @@ class SpaceRewriter {
     }
     // Integers turned into pointers point into the arena (kInteger: no
     // object of its own).
-    for (llvm::Instruction& instruction : llvm::instructions(function_))
+    for (llvm::Instruction& instruction : llvm::instructions(*function_))
       if (space_ != kConstantAddressSpace && llvm::isa<llvm::IntToPtrInst>(instruction) &&
           is_pointer_in(&instruction, space_)) {
         origin_[&instruction] = kInteger;
@@ -180,7 +187,7 @@ class SpaceRewriter {
       work.pop_back();
       for (llvm::User* user : value->users()) {
         auto* instruction = llvm::dyn_cast<llvm::Instruction>(user);
-        if (instruction != nullptr && instruction->getFunction() != &function_) continue;
+        if (instruction != nullptr && instruction->getFunction() != function_) continue;
         if (instruction == nullptr && !llvm::isa<llvm::ConstantExpr>(user)) continue;
         if (instruction == nullptr && materialized) continue;  // another function's
         if (auto* op = llvm::dyn_cast<llvm::Operator>(user);
@@ -277,7 +284,7 @@ class SpaceRewriter {
                          [&](const llvm::Use& use) { return self(self, llvm::cast<llvm::Constant>(use.get())); });
     };
     std::vector<llvm::Instruction*> work;
-    for (llvm::Instruction& instruction : llvm::instructions(function_)) work.push_back(&instruction);
+    for (llvm::Instruction& instruction : llvm::instructions(*function_)) work.push_back(&instruction);
     while (!work.empty()) {
       llvm::Instruction* instruction = work.back();
       work.pop_back();
@@ -309,8 +316,13 @@ class SpaceRewriter {
                    "not supported");
     for (const auto& [escape, object] : escapes_)
       if (in_arena(object)) return false;
-    return std::none_of(objects_.begin(), objects_.end(),
-                        [](const Object& object) { return object.needed && llvm::isa<llvm::Argument>(object.root); });
+    // A __local argument is its own arena (the host sizes its array): only
+    // where it is the one object there.
+    const auto needed = std::count_if(objects_.begin(), objects_.end(), [](const Object& o) { return o.needed; });
+    const auto arguments = std::count_if(objects_.begin(), objects_.end(), [](const Object& o) {
+      return o.needed && llvm::isa<llvm::Argument>(o.root);
+    });
+    return arguments == 0 || needed == 1;
   }
 
   std::string space_name() const {
@@ -321,6 +333,12 @@ class SpaceRewriter {
   // The arena
 
   void lay_out() {
+    for (Object& object : objects_)
+      if (object.needed)
+        if (auto* argument = llvm::dyn_cast<llvm::Argument>(object.root)) {
+          retype_argument(*argument);
+          return;
+        }
     uint64_t size = 0;
     llvm::Align largest(4);
     for (Object& object : objects_) {
@@ -348,7 +366,7 @@ class SpaceRewriter {
     const uint64_t words = std::max<uint64_t>(1, llvm::divideCeil(size, 4));
     auto* type = llvm::ArrayType::get(i32_, words);
     if (space_ == kPrivateAddressSpace) {
-      llvm::IRBuilder<> builder(&*function_.getEntryBlock().getFirstInsertionPt());
+      llvm::IRBuilder<> builder(&*function_->getEntryBlock().getFirstInsertionPt());
       arena_ = builder.CreateAlloca(type, nullptr, "arena");
     } else if (space_ == kConstantAddressSpace) {
       // The tables' bytes, as words.
@@ -365,16 +383,16 @@ class SpaceRewriter {
       for (uint64_t w = 0; w < words; ++w)
         values[w] = uint32_t(bytes[4 * w]) | uint32_t(bytes[4 * w + 1]) << 8 | uint32_t(bytes[4 * w + 2]) << 16 |
                     uint32_t(bytes[4 * w + 3]) << 24;
-      auto* global = new llvm::GlobalVariable(*function_.getParent(), type, true, llvm::GlobalValue::InternalLinkage,
+      auto* global = new llvm::GlobalVariable(*function_->getParent(), type, true, llvm::GlobalValue::InternalLinkage,
                                               llvm::ConstantDataArray::get(context_, values),
-                                              function_.getName() + ".constant_arena", nullptr,
+                                              function_->getName() + ".constant_arena", nullptr,
                                               llvm::GlobalValue::NotThreadLocal, space_);
       global->setAlignment(llvm::Align(4));
       arena_ = global;
     } else {
-      auto* global = new llvm::GlobalVariable(*function_.getParent(), type, false,
+      auto* global = new llvm::GlobalVariable(*function_->getParent(), type, false,
                                               llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(type),
-                                              function_.getName() + ".local_arena", nullptr,
+                                              function_->getName() + ".local_arena", nullptr,
                                               llvm::GlobalValue::NotThreadLocal, space_);
       global->setAlignment(llvm::Align(4));
       arena_ = global;
@@ -413,6 +431,33 @@ class SpaceRewriter {
       return true;
     }
     return false;
+  }
+
+  // The kernel again, with `argument` a pointer to 32-bit words: the
+  // lowering then declares its Workgroup array of words, sized by the host
+  // in bytes over 4 (the reflection's element size). The body moves over;
+  // the old function keeps its name's uses until the caller erases it.
+  void retype_argument(llvm::Argument& argument) {
+    llvm::Function& old = *function_;
+    std::vector<llvm::Type*> parameters;
+    for (llvm::Argument& a : old.args())
+      parameters.push_back(&a == &argument ? llvm::PointerType::get(i32_, space_) : a.getType());
+    auto* type = llvm::FunctionType::get(old.getReturnType(), parameters, old.isVarArg());
+    auto* kernel = llvm::Function::Create(type, old.getLinkage(), old.getAddressSpace(), "", old.getParent());
+    kernel->copyAttributesFrom(&old);
+    llvm::SmallVector<std::pair<unsigned, llvm::MDNode*>, 8> metadata;
+    old.getAllMetadata(metadata);
+    for (const auto& [kind, node] : metadata) kernel->setMetadata(kind, node);
+    kernel->getBasicBlockList().splice(kernel->begin(), old.getBasicBlockList());
+    for (auto [from, to] : llvm::zip(old.args(), kernel->args())) {
+      to.setName(from.getName());
+      if (&from == &argument) arena_ = &to;
+      else from.replaceAllUsesWith(&to);
+    }
+    kernel->takeName(&old);
+    old.replaceAllUsesWith(llvm::ConstantExpr::getBitCast(kernel, old.getType()));
+    function_ = kernel;
+    base_ = kArenaBase;
   }
 
   // -------------------------------------------------------------------------
@@ -467,7 +512,7 @@ class SpaceRewriter {
         addresses_[phi] = address_phi;
         phis.push_back(phi);
       }
-    llvm::ReversePostOrderTraversal<llvm::Function*> order(&function_);
+    llvm::ReversePostOrderTraversal<llvm::Function*> order(function_);
     for (llvm::BasicBlock* block : order) {
       for (llvm::Instruction& instruction : *block) {
         if (!derived.count(&instruction) || llvm::isa<llvm::PHINode>(instruction)) continue;
@@ -502,6 +547,7 @@ class SpaceRewriter {
   llvm::Value* word_pointer(llvm::IRBuilder<>& builder, llvm::Value* byte_address) {
     llvm::Value* index =
         builder.CreateLShr(builder.CreateSub(byte_address, llvm::ConstantInt::get(i32_, base_)), 2);
+    if (llvm::isa<llvm::Argument>(arena_)) return builder.CreateInBoundsGEP(i32_, arena_, {index});
     llvm::Type* arena_type = pointee(arena_->getType());
     return builder.CreateInBoundsGEP(arena_type, arena_, {llvm::ConstantInt::get(i32_, 0), index});
   }
@@ -515,7 +561,7 @@ class SpaceRewriter {
     std::vector<llvm::Type*> parameters = {pointer, i32_, i32_};
     if (operands == 4) parameters.push_back(i32_);
     // clang's mangling of the builtins' overloads on `volatile __local uint*`.
-    return function_.getParent()->getOrInsertFunction(name, llvm::FunctionType::get(i32_, parameters, false));
+    return function_->getParent()->getOrInsertFunction(name, llvm::FunctionType::get(i32_, parameters, false));
   }
 
   llvm::Value* load_word(llvm::IRBuilder<>& builder, llvm::Value* byte_address, bool is_volatile, bool part) {
@@ -769,7 +815,7 @@ class SpaceRewriter {
 
   static constexpr size_t kInteger = ~size_t(0);
 
-  llvm::Function& function_;
+  llvm::Function* function_;  // a __local argument read as another type replaces it (retype_argument)
   unsigned space_;
   std::string_view file_name_;
   const llvm::DataLayout& layout_;
@@ -799,8 +845,9 @@ void lower_reinterpreted_memory(llvm::Module& module, std::string_view file_name
     if (!function.isDeclaration()) functions.push_back(&function);
   for (llvm::Function* function : functions) {
     SpaceRewriter(*function, kPrivateAddressSpace, file_name).run();
-    SpaceRewriter(*function, kLocalAddressSpace, file_name).run();
-    SpaceRewriter(*function, kConstantAddressSpace, file_name).run();
+    llvm::Function* rewritten = SpaceRewriter(*function, kLocalAddressSpace, file_name).run();
+    SpaceRewriter(*rewritten, kConstantAddressSpace, file_name).run();
+    if (rewritten != function) function->eraseFromParent();
   }
 }
 

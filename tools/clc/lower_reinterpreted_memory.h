@@ -35,6 +35,10 @@
 //    Whole words are plain loads and stores.
 //  - __spirv_Atomic* calls on a 32-bit integer in the arena address its
 //    word.
+// A __local kernel argument read as another type is an arena of its own
+// (its array is sized by the host): the kernel is created again with that
+// parameter a pointer to 32-bit words, which the lowering declares as a
+// Workgroup array of words (the reflection's element size 4).
 // Memory that is never reinterpreted keeps its declared type: this costs
 // only the kernels that need it.
 //
@@ -43,8 +47,9 @@
 // report (they name the construct): memory whose pointers are passed to a
 // call or cast to a generic pointer clang could not resolve (device-side
 // enqueue's blocks, pipes), an atomic on anything but a 32-bit integer in
-// such memory, a __local kernel argument read as another type, and a
-// pointer that may point into an arena or elsewhere (a __constant kernel
+// such memory, a __local kernel argument read as another type in a kernel
+// that reinterprets other __local memory too, and a pointer that may point
+// into an arena or elsewhere (a __constant kernel
 // argument). An integer turned into a __constant pointer is not followed (it
 // may be a buffer's address).
 #pragma once
