@@ -45,12 +45,8 @@ bool is_spirv_atomic(const llvm::CallInst& call) {
   return callee != nullptr && callee->getName().contains("__spirv_Atomic");
 }
 
-std::string where(const llvm::Instruction& instruction, std::string_view file_name) {
-  return location_of(instruction, file_name);
-}
-
 [[noreturn]] void refuse(const llvm::Instruction& at, std::string_view file_name, const std::string& what) {
-  throw CompileError(where(at, file_name) + ": error: " + what + "\n" + inlining_notes(at, file_name));
+  throw CompileError(location_of(at, file_name) + ": error: " + what + "\n" + inlining_notes(at, file_name));
 }
 
 // The objects of one address space in one kernel, and the pointer values
