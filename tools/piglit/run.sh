@@ -4,8 +4,8 @@
 # cl-program-tester, and every cl-api-* and cl-custom-* program. Counts
 # each sub-test's result, prints a table and the failures, and exits 1 when
 # a test fails or skips that tools/piglit/expected-skips.txt does not name
-# (each line there gives its reason), or when a named one passes no longer
-# skips as listed.
+# (each line there gives its reason). A listed test that passes is printed,
+# not failed: some depend on the host (lavapipe's denormals).
 #
 #   tools/piglit/run.sh [ICD library] [results file]
 #
@@ -87,8 +87,5 @@ gone=$(awk -F'\t' -v list="$expected" '
   BEGIN { while ((getline line < list) > 0) if (line !~ /^#/ && line != "") { split(line, f, "\t"); known[f[1]] = 1 } }
   { seen[$1] = 1; if ($3 != "pass") bad[$1] = 1 }
   END { for (t in known) if ((t in seen) && !(t in bad)) print "listed as skipped but passes now: " t }' "$results")
-if [[ -n $gone ]]; then
-  echo "$gone"
-  status=1
-fi
+[[ -n $gone ]] && echo "$gone"
 exit $status
