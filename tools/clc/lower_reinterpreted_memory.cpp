@@ -73,7 +73,8 @@ class SpaceRewriter {
  private:
   void rewrite_space() {
     collect_objects();
-    if (objects_.empty() && !has_integer_pointers()) return;
+    collect_integer_pointers();
+    if (objects_.empty() && integer_pointers_.empty()) return;
     walk(/*materialized=*/false);
     if (!decide() || !convertible()) return;
     materialize_constant_uses();
@@ -113,12 +114,14 @@ class SpaceRewriter {
     return false;
   }
 
-  bool has_integer_pointers() const {
-    // A __constant integer may be a buffer's address as well as a table's.
-    if (space_ == kConstantAddressSpace) return false;
-    for (const llvm::Instruction& instruction : llvm::instructions(*function_))
-      if (llvm::isa<llvm::IntToPtrInst>(instruction) && is_pointer_in(&instruction, space_)) return true;
-    return false;
+  // Integers turned into pointers of this space, found once: they point
+  // into the arena. (A __constant integer may be a buffer's address as well
+  // as a table's: not followed.)
+  void collect_integer_pointers() {
+    if (space_ == kConstantAddressSpace) return;
+    for (llvm::Instruction& instruction : llvm::instructions(*function_))
+      if (llvm::isa<llvm::IntToPtrInst>(instruction) && is_pointer_in(&instruction, space_))
+        integer_pointers_.push_back(&instruction);
   }
 
   // Whether a step or cast reaches memory in a way Vulkan's access chains
@@ -171,13 +174,11 @@ class SpaceRewriter {
     }
     // Integers turned into pointers point into the arena (kInteger: no
     // object of its own).
-    for (llvm::Instruction& instruction : llvm::instructions(*function_))
-      if (space_ != kConstantAddressSpace && llvm::isa<llvm::IntToPtrInst>(instruction) &&
-          is_pointer_in(&instruction, space_)) {
-        origin_[&instruction] = kInteger;
-        derived_.push_back(&instruction);
-        work.push_back({&instruction, kInteger});
-      }
+    for (llvm::Instruction* instruction : integer_pointers_) {
+      origin_[instruction] = kInteger;
+      derived_.push_back(instruction);
+      work.push_back({instruction, kInteger});
+    }
     while (!work.empty()) {
       auto [value, object] = work.back();
       work.pop_back();
@@ -251,8 +252,7 @@ class SpaceRewriter {
     bool any = false;
     for (size_t i = 0; i < objects_.size(); ++i)
       if (reinterpreted_[i]) objects_[i].needed = any = true;
-    const bool integers = has_integer_pointers();
-    if (!any && !integers) return false;
+    if (!any && integer_pointers_.empty()) return false;
     for (bool changed = true; changed;) {
       changed = false;
       for (auto [a, b] : merges_) {
@@ -819,6 +819,7 @@ class SpaceRewriter {
   llvm::IntegerType* i32_;
 
   std::vector<Object> objects_;
+  std::vector<llvm::Instruction*> integer_pointers_;  // inttoptr into this space
   std::vector<bool> reinterpreted_;
   std::map<const llvm::Value*, size_t> origin_;             // derived pointer -> its object
   std::vector<llvm::Instruction*> derived_;                  // in discovery order
